@@ -1,0 +1,3 @@
+from adaptive_skill.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,66 @@
+"""Command-line entry points. Argument parsing only: each command group lives in
+adaptive_skill/commands/<group>.py with a `register(subparsers)` function, and every handler
+imports what it needs inside itself, so `--help` never pays for litellm, docker or numpy."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+from adaptive_skill import __version__
+
+# Order here is the order in `--help`.
+COMMAND_MODULES = ("evolve", "config", "skills", "tasks", "run", "images", "sandbox")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="adaptive-skill",
+        description="Evolve a terminal agent's skill library overnight, without labels.",
+    )
+    parser.add_argument("--version", action="version", version=f"adaptive-skill {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show tracebacks and debug output")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        import_module(f"adaptive_skill.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    return run_handler(args)
+
+
+def run_handler(args: argparse.Namespace) -> int:
+    """Run a command; user errors become one line and exit code 2, no traceback unless --verbose."""
+    from adaptive_skill.errors import UserError
+
+    try:
+        return int(args.handler(args) or 0)
+    except UserError as exc:
+        if args.verbose:
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # an internal error: still one line unless the user asks for more
+        if args.verbose:
+            raise
+        print(f"internal error: {type(exc).__name__}: {exc} (run with --verbose for the traceback)",
+              file=sys.stderr)
+        return 1
+
+
+def evolve_main(argv: list[str] | None = None) -> int:
+    """The `evolve` console script: the same as `adaptive-skill evolve`."""
+    argv = sys.argv[1:] if argv is None else argv
+    # Global flags may come first (`evolve -v --config ...`); they still belong before the subcommand.
+    return main(["evolve", *argv] if "-v" not in argv and "--verbose" not in argv
+                else ["--verbose", "evolve", *[a for a in argv if a not in ("-v", "--verbose")]])
