@@ -45,7 +45,8 @@ def run_handler(args: argparse.Namespace) -> int:
     except UserError as exc:
         if args.verbose:
             raise
-        print(f"error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            print(f"error: {line}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

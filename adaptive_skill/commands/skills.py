@@ -1,0 +1,176 @@
+"""`adaptive-skill skills check|list|show|diff|log`: inspect a skill library and its versions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+RUN_WORKSPACE = "workspace"  # a run directory keeps its versioned workspace here
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("skills", help="check, list, show, diff and log skills")
+    sub = parser.add_subparsers(dest="skills_command", metavar="ACTION", required=True)
+
+    check = sub.add_parser("check", help="validate a skill directory or a whole skills/ directory")
+    check.add_argument("path", metavar="PATH")
+    check.add_argument("--max-body-chars", type=int, default=2000, help="body size limit (default 2000)")
+    check.add_argument("--no-verification", action="store_true",
+                       help="do not require a '## Verification' section")
+    check.set_defaults(handler=check_skills_cmd)
+
+    def with_source(p: argparse.ArgumentParser, tag: bool = True) -> None:
+        group = p.add_mutually_exclusive_group()
+        group.add_argument("--workspace", "-w", metavar="DIR", help="workspace directory (default ./workspace)")
+        group.add_argument("--run", metavar="DIR", help="a run directory (uses its versioned workspace)")
+        if tag:
+            p.add_argument("--tag", metavar="TAG", help="read the library as it was at this tag or commit")
+
+    listing = sub.add_parser("list", help="list skills (name, description, size)")
+    with_source(listing)
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(handler=list_skills_cmd)
+
+    show = sub.add_parser("show", help="print one skill's SKILL.md")
+    show.add_argument("name", metavar="NAME")
+    with_source(show)
+    show.set_defaults(handler=show_skill_cmd)
+
+    diff = sub.add_parser("diff", help="diff the workspace between two tags or commits")
+    diff.add_argument("tag_a", metavar="TAG_A")
+    diff.add_argument("tag_b", metavar="TAG_B")
+    diff.add_argument("--all", action="store_true", help="whole workspace, not only skills/")
+    with_source(diff, tag=False)
+    diff.set_defaults(handler=diff_cmd)
+
+    log = sub.add_parser("log", help="list tags with their metrics")
+    with_source(log, tag=False)
+    log.add_argument("--json", action="store_true", help="print JSON")
+    log.set_defaults(handler=log_cmd)
+
+
+def _workspace_root(args: argparse.Namespace) -> Path:
+    from adaptive_skill.errors import UserError
+
+    if getattr(args, "run", None):
+        run = Path(args.run)
+        if not run.is_dir():
+            raise UserError(f"{run}: no such run directory")
+        return run / RUN_WORKSPACE
+    root = Path(args.workspace or "workspace")
+    if not root.is_dir():
+        raise UserError(f"{root}: no such workspace directory (use --workspace DIR or --run DIR)")
+    return root
+
+
+def check_skills_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.skills import check_skills
+
+    path = Path(args.path)
+    problems = check_skills(path, max_body_chars=args.max_body_chars,
+                            require_verification=not args.no_verification)
+    if problems:
+        for problem in problems:
+            print(f"{problem}")
+        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+        return 2
+    print(f"{path}: ok")
+    return 0
+
+
+def _skills_at(root: Path, tag: str | None) -> list[dict]:
+    """Name, description and body of every skill, in the work tree or at a tag."""
+    from adaptive_skill.errors import SkillError
+    from adaptive_skill.skills import DRAFTS_DIR, NAME_PATTERN, SkillFormatError, parse_skill_text
+    from adaptive_skill.workspace import Workspace
+
+    if tag is None:
+        return [{"name": s.name, "description": s.description, "body": s.body}
+                for s in Workspace(root).skills(require_verification=False, max_body_chars=10**9)]
+    from adaptive_skill.versioning import WorkspaceRepo
+
+    repo = WorkspaceRepo.open(root)
+    found = []
+    for name in repo.list_dir(tag, "skills"):
+        if name == DRAFTS_DIR or not NAME_PATTERN.match(name):
+            continue
+        try:
+            data, body = parse_skill_text(repo.read_file(tag, f"skills/{name}/SKILL.md"))
+        except SkillFormatError as exc:
+            raise SkillError(f"skills/{name}/SKILL.md at {tag}: {exc}") from None
+        found.append({"name": name, "description": str(data.get("description", "")).strip(), "body": body})
+    return found
+
+
+def list_skills_cmd(args: argparse.Namespace) -> int:
+    skills = _skills_at(_workspace_root(args), args.tag)
+    if args.json:
+        print(json.dumps([{"name": s["name"], "description": s["description"], "body_chars": len(s["body"])}
+                          for s in skills], indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(skills)} skill{'s' if len(skills) != 1 else ''}"
+                        + (f" at {args.tag}" if args.tag else ""))
+    table.add_column("name", style="bold")
+    table.add_column("description")
+    table.add_column("body chars", justify="right")
+    for skill in skills:
+        table.add_row(skill["name"], " ".join(skill["description"].split()), str(len(skill["body"])))
+    Console().print(table)
+    return 0
+
+
+def show_skill_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.errors import SkillError
+    from adaptive_skill.skills import NAME_PATTERN
+
+    root = _workspace_root(args)
+    if not NAME_PATTERN.match(args.name):
+        raise SkillError(f"{args.name!r} is not a valid skill name")
+    if args.tag:
+        from adaptive_skill.versioning import WorkspaceRepo
+
+        print(WorkspaceRepo.open(root).read_file(args.tag, f"skills/{args.name}/SKILL.md"), end="")
+    else:
+        from adaptive_skill.workspace import Workspace
+
+        skill = Workspace(root).skill(args.name)
+        print((skill.path / "SKILL.md").read_text(encoding="utf-8"), end="")
+    return 0
+
+
+def diff_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.versioning import WorkspaceRepo
+
+    repo = WorkspaceRepo.open(_workspace_root(args))
+    text = repo.diff(args.tag_a, args.tag_b, None if args.all else ["skills"])
+    print(text if text else f"no differences in {'the workspace' if args.all else 'skills/'} "
+                            f"between {args.tag_a} and {args.tag_b}")
+    return 0
+
+
+def log_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.versioning import WorkspaceRepo
+
+    tags = WorkspaceRepo.open(_workspace_root(args)).tags()
+    if args.json:
+        print(json.dumps([{"tag": t.name, "commit": t.commit, "date": t.date.isoformat(timespec="seconds"),
+                           "summary": t.summary, "metrics": t.metrics} for t in tags], indent=2))
+        return 0
+    if not tags:
+        print("no tags yet")
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="workspace versions")
+    for column in ("tag", "commit", "date", "summary", "metrics"):
+        table.add_column(column)
+    for t in tags:
+        metrics = ", ".join(f"{k}={v}" for k, v in sorted(t.metrics.items()))
+        table.add_row(t.name, t.commit[:10], t.date.strftime("%Y-%m-%d %H:%M"), t.summary, metrics)
+    Console().print(table)
+    return 0

@@ -1,0 +1,337 @@
+"""EvolveConfig: the one validated configuration object, loaded from YAML and passed down.
+
+Loading is strict: unknown keys, wrong types and out-of-range values are errors that name the
+file, the key path and, where known, the line. `${VAR}` and `${VAR:-default}` expand from the
+environment so API keys never sit in config files; values from secret-looking variables and
+every `api_key` are redacted whenever a config is written out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from adaptive_skill.errors import ConfigError
+
+REDACTED = "<redacted>"
+_ENV_PATTERN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class ModelConfig(_Strict):
+    """One LLM role. `model` is a litellm model name, e.g. `anthropic/claude-sonnet-4-5` or
+    `local/smollm2-135m` for the embedded offline model."""
+
+    model: str = Field("local/smollm2-135m", min_length=1)
+    temperature: float = Field(0.0, ge=0.0, le=2.0)
+    max_tokens: int = Field(2048, gt=0)
+    api_base: str | None = None
+    api_key: str | None = None
+    timeout_sec: float = Field(120.0, gt=0)
+    max_retries: int = Field(4, ge=0, le=20)
+
+    @field_validator("api_key", "api_base")
+    @classmethod
+    def _empty_is_unset(cls, value: str | None) -> str | None:
+        return value or None  # `${KEY:-}` with KEY unset means "not configured"
+
+
+class EmbedderConfig(_Strict):
+    """`lexical` needs nothing; `sentence-transformers` needs the [embed] extra; anything else
+    is a litellm embedding model name."""
+
+    model: str = Field("lexical", min_length=1)
+    dimensions: int = Field(512, gt=0)
+    api_base: str | None = None
+    api_key: str | None = None
+    timeout_sec: float = Field(60.0, gt=0)
+
+    _empty_is_unset = field_validator("api_key", "api_base")(ModelConfig._empty_is_unset.__func__)
+
+
+class ModelsConfig(_Strict):
+    agent: ModelConfig = Field(default_factory=ModelConfig)
+    judge: ModelConfig = Field(default_factory=ModelConfig)
+    evolver: ModelConfig = Field(default_factory=ModelConfig)
+    proposer: ModelConfig = Field(default_factory=lambda: ModelConfig(temperature=0.7))
+    embedder: EmbedderConfig = Field(default_factory=EmbedderConfig)
+
+
+class PathsConfig(_Strict):
+    """Relative paths are resolved against the directory of the config file."""
+
+    workspace: Path = Path("workspace")  # the seed workspace copied into each run
+    suite: Path = Path("benchmarks/terminal-core")
+    runs_dir: Path = Path("runs")
+
+
+class SandboxConfig(_Strict):
+    kind: Literal["docker", "local"] = "docker"  # local isolates nothing: opt-in only
+    command_timeout_sec: float = Field(120.0, gt=0)
+    output_limit_chars: int = Field(10_000, ge=200)  # what the model sees; the trajectory keeps all
+    pids_limit: int = Field(512, ge=16)
+    allow_network: bool = False  # never on unless the task also allows it
+    keep_containers: bool = False
+
+
+class LimitsConfig(_Strict):
+    """Per attempt and per run. None means no limit."""
+
+    max_steps: int = Field(40, gt=0)
+    max_tokens_per_task: int | None = Field(None, gt=0)
+    max_cost_per_task: float | None = Field(None, gt=0)
+    max_tokens_per_run: int | None = Field(None, gt=0)
+    max_cost_per_run: float | None = Field(None, gt=0)
+    max_wall_time_sec: float | None = Field(None, gt=0)
+    max_concurrent_llm_calls: int = Field(4, gt=0)
+
+
+class GatingConfig(_Strict):
+    enabled: bool = True
+    score: Literal["judge", "verifier"] = "judge"
+    margin: float = 0.0
+    threshold: float | None = Field(None, ge=0.0, le=10.0)
+    repeats: int = Field(1, ge=1, le=10)
+
+
+class SpiralConfig(_Strict):
+    """Filled in by the spiral-detector work; here so configs can already carry the section."""
+
+    enabled: bool = True
+    detectors: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+class SkillRulesConfig(_Strict):
+    max_body_chars: int = Field(2000, gt=0)
+    require_verification: bool = True
+
+
+class EvolverConfig(_Strict):
+    mode: Literal["single", "team"] = "single"
+    max_turns: int = Field(30, gt=0)
+
+
+class EvolveConfig(_Strict):
+    # The engine's switches (seed table, defaults kept).
+    trajectory_only: bool = True
+    max_skills: int = Field(5, ge=0)
+    evolve_skills: bool = True
+    evolve_prompts: bool = True
+    evolve_memory: bool = True
+    protect_skills: bool = False
+    solver_proposed: bool = False
+    prompt_only: bool = False
+    batch_size: int = Field(10, gt=0)
+    holdout_ratio: float = Field(0.2, ge=0.0, lt=1.0)
+    egl_threshold: float = Field(0.05, ge=0.0)
+    egl_window: int = Field(3, gt=0)
+    # Run shape.
+    max_cycles: int = Field(10, gt=0)
+    seed: int = 0
+    workers: int = Field(2, gt=0)
+
+    paths: PathsConfig = Field(default_factory=PathsConfig)
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    gating: GatingConfig = Field(default_factory=GatingConfig)
+    spiral: SpiralConfig = Field(default_factory=SpiralConfig)
+    skills: SkillRulesConfig = Field(default_factory=SkillRulesConfig)
+    evolver: EvolverConfig = Field(default_factory=EvolverConfig)
+
+    # Key paths whose values came from secret-looking environment variables.
+    _secret_paths: set[str] = PrivateAttr(default_factory=set)
+    _source: Path | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> EvolveConfig:
+        if self.prompt_only and not self.evolve_prompts:
+            raise ValueError("prompt_only needs evolve_prompts: true")
+        return self
+
+    @property
+    def source(self) -> Path | None:
+        """The file this config was loaded from, if any."""
+        return self._source
+
+    def redacted(self) -> dict[str, Any]:
+        """A plain dict safe to print or store: api keys and secret env values replaced."""
+        data = self.model_dump(mode="json")
+        for path in self._secret_paths:
+            _set_path(data, path.split("."), REDACTED)
+        for role in data["models"].values():
+            if role.get("api_key"):
+                role["api_key"] = REDACTED
+        return data
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.redacted(), sort_keys=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# Loading
+
+
+def load_config(path: str | Path | None, overrides: list[str] | tuple[str, ...] = ()) -> EvolveConfig:
+    """Load, expand, override and validate. Raises ConfigError with one line per problem."""
+    source = Path(path) if path is not None else None
+    raw: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    if source is not None:
+        raw, lines = _read_yaml(source)
+    where = str(source) if source else "<defaults>"
+
+    set_paths: dict[str, str] = {}
+    for item in overrides:
+        key, value = _parse_override(item)
+        try:
+            _set_path(raw, key.split("."), value, create=True)
+        except (TypeError, KeyError):
+            raise ConfigError(f"--set {item}: '{key}' does not name a config key") from None
+        set_paths[key] = item
+
+    secret_paths: set[str] = set()
+    raw = _expand_env(raw, (), where, lines, secret_paths)
+
+    try:
+        config = EvolveConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_format_errors(exc, where, lines, set_paths)) from None
+    config._secret_paths = secret_paths
+    config._source = source
+    if source is not None:
+        base = source.resolve().parent
+        for name in ("workspace", "suite", "runs_dir"):
+            value = getattr(config.paths, name)
+            if not value.is_absolute():
+                setattr(config.paths, name, (base / value).resolve())
+    return config
+
+
+def _read_yaml(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{source}: cannot read: {exc}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark else ""
+        raise ConfigError(f"{source}{line}: YAML syntax error: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: YAML error: {exc}") from None
+    if data is None:
+        return {}, {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: the top level must be a mapping of keys, not {type(data).__name__}")
+    lines: dict[str, int] = {}
+    _collect_lines(node, (), lines)
+    return data, lines
+
+
+def _collect_lines(node: yaml.Node | None, prefix: tuple[str, ...], out: dict[str, int]) -> None:
+    """Map each key path (dotted) to its 1-based line, so errors can point into the file."""
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            path = (*prefix, str(key_node.value))
+            out[".".join(path)] = key_node.start_mark.line + 1
+            _collect_lines(value_node, path, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            path = (*prefix, str(index))
+            out[".".join(path)] = item.start_mark.line + 1
+            _collect_lines(item, path, out)
+
+
+def _parse_override(item: str) -> tuple[str, Any]:
+    key, sep, value = item.partition("=")
+    key = key.strip()
+    if not sep or not key or any(not part for part in key.split(".")):
+        raise ConfigError(f"--set {item}: expected KEY.SUB=VALUE")
+    try:
+        parsed = yaml.safe_load(value) if value.strip() else ""
+    except yaml.YAMLError:
+        parsed = value  # not YAML: take the text as it is
+    return key, parsed
+
+
+def _set_path(data: dict[str, Any], keys: list[str], value: Any, create: bool = False) -> None:
+    node = data
+    for key in keys[:-1]:
+        if key not in node or node[key] is None:
+            if not create:
+                return
+            node[key] = {}
+        node = node[key]
+        if not isinstance(node, dict):
+            raise TypeError(key)
+    node[keys[-1]] = value
+
+
+def _expand_env(value: Any, path: tuple[str, ...], where: str, lines: dict[str, int],
+                secret_paths: set[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _expand_env(v, (*path, str(k)), where, lines, secret_paths) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_expand_env(v, (*path, str(i)), where, lines, secret_paths) for i, v in enumerate(value)]
+    if not isinstance(value, str) or "${" not in value:
+        return value
+
+    dotted = ".".join(path)
+
+    def substitute(match: re.Match[str]) -> str:
+        name, default = match.group(1), match.group(2)
+        if _SECRET_NAME.search(name):
+            secret_paths.add(dotted)
+        if name in os.environ:
+            return os.environ[name]
+        if default is not None:
+            return default
+        raise ConfigError(f"{_locate(where, lines, dotted)}: {dotted}: environment variable {name} is not set")
+
+    return _ENV_PATTERN.sub(substitute, value)
+
+
+def _locate(where: str, lines: dict[str, int], dotted: str) -> str:
+    line = lines.get(dotted)
+    return f"{where}:{line}" if line else where
+
+
+def _format_errors(exc: ValidationError, where: str, lines: dict[str, int], set_paths: dict[str, str]) -> str:
+    problems = []
+    for error in exc.errors():
+        dotted = ".".join(str(part) for part in error["loc"])
+        if error["type"] == "extra_forbidden":
+            message = "unknown key"
+        else:
+            message = error["msg"].removeprefix("Value error, ")
+            if "input" in error and error["type"] not in ("missing",):
+                message += f" (got {error['input']!r})"
+        if dotted in set_paths:
+            problems.append(f"--set {set_paths[dotted]}: {message}")
+        elif dotted:
+            problems.append(f"{_locate(where, lines, dotted)}: {dotted}: {message}")
+        else:
+            problems.append(f"{where}: {message}")
+    return "\n".join(problems)
