@@ -1,0 +1,78 @@
+"""`adaptive-skill run --suite DIR --agent oracle|nop`: a batch of attempts with results on disk."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from adaptive_skill.commands.common import add_config_args
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="run an agent on a batch of tasks and verify the results")
+    parser.add_argument("--suite", required=True, metavar="DIR", help="directory of tasks")
+    parser.add_argument("--agent", default="oracle", choices=["oracle", "nop"], help="which agent runs")
+    parser.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks (repeatable)")
+    parser.add_argument("--workers", type=int, default=2, metavar="N", help="attempts in parallel (default 2)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="write one result file per task here; a re-run skips finished tasks")
+    parser.add_argument("--json", action="store_true", help="print results as JSON on stdout")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    add_config_args(parser)
+    parser.set_defaults(handler=run_cmd)
+
+
+def run_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.commands.common import load_config_from_args
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.harness.agents import HARNESS_AGENTS
+    from adaptive_skill.harness.batch import run_batch
+    from adaptive_skill.harness.providers import make_provider
+    from adaptive_skill.progress import BatchProgress
+    from adaptive_skill.tasks import find_task, load_suite
+
+    if args.workers < 1:
+        raise UserError("--workers must be at least 1")
+    config = load_config_from_args(args)
+    suite = load_suite(Path(args.suite))
+    tasks = [find_task(suite, t) for t in args.task] if args.task else suite
+    agent = HARNESS_AGENTS[args.agent]()
+    provider = make_provider(config.sandbox)
+    out = Path(args.out) if args.out else None
+
+    with BatchProgress(f"{agent.name} on {len(tasks)} tasks", len(tasks), quiet=args.quiet) as progress:
+        results = run_batch(
+            tasks, agent, provider, out, workers=args.workers,
+            on_start=lambda task: progress.started(task.id),
+            on_result=lambda r, cached: progress.finished(
+                r.task_id, r.passed, ("(already done) " if cached else "") + (r.failure_mode or "")))
+
+    if args.json:
+        print(json.dumps({"results": [r.to_dict() for r in results],
+                          "summary": summarise(results)}, indent=2))
+    else:
+        print_table(results)
+    return 0
+
+
+def summarise(results) -> dict:
+    from collections import Counter
+
+    return {"tasks": len(results), "passed": sum(r.passed for r in results),
+            "failure_modes": dict(Counter(r.failure_mode for r in results if r.failure_mode))}
+
+
+def print_table(results) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{sum(r.passed for r in results)}/{len(results)} passed")
+    for column in ("task", "category", "passed", "reward", "failure mode", "seconds"):
+        table.add_column(column)
+    for r in results:
+        table.add_row(r.task_id, r.category, "yes" if r.passed else "no",
+                      "" if r.reward is None else f"{r.reward:g}", r.failure_mode or "",
+                      f"{sum(r.durations.values()):.1f}")
+    Console(file=sys.stdout).print(table)

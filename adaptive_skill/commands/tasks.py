@@ -1,0 +1,139 @@
+"""`adaptive-skill tasks list|validate SUITE`: inspect a suite and check that every task is sound."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from adaptive_skill.commands.common import add_config_args
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("tasks", help="list and validate task suites")
+    sub = parser.add_subparsers(dest="tasks_command", metavar="ACTION", required=True)
+
+    listing = sub.add_parser("list", help="list a suite's tasks and its train/holdout split")
+    listing.add_argument("suite", metavar="SUITE")
+    listing.add_argument("--holdout-ratio", type=float, default=0.2)
+    listing.add_argument("--seed", type=int, default=0)
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(handler=list_cmd)
+
+    validate = sub.add_parser("validate", help="run oracle and nop on every task: a sound task passes "
+                                               "with oracle and fails with nop")
+    validate.add_argument("suite", metavar="SUITE")
+    validate.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks")
+    validate.add_argument("--workers", type=int, default=2, metavar="N")
+    validate.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    validate.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    add_config_args(validate)
+    validate.set_defaults(handler=validate_cmd)
+
+
+def list_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.tasks import load_suite, split_suite
+
+    if not 0 <= args.holdout_ratio < 1:
+        raise UserError("--holdout-ratio must be in [0, 1)")
+    tasks = load_suite(Path(args.suite))
+    _, holdout = split_suite(tasks, args.holdout_ratio, args.seed)
+    held = {t.id for t in holdout}
+    rows = [{"id": t.id, "category": t.category, "difficulty": t.difficulty, "layout": t.layout,
+             "split": "holdout" if t.id in held else "train"} for t in tasks]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(tasks)} tasks, {len(held)} held out (seed {args.seed})")
+    for column in ("id", "category", "difficulty", "layout", "split"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row.values())
+    Console(file=sys.stdout).print(table)
+    return 0
+
+
+def validate_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.commands.common import load_config_from_args
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.harness.agents import NopAgent, OracleAgent
+    from adaptive_skill.harness.batch import run_batch
+    from adaptive_skill.harness.providers import make_provider
+    from adaptive_skill.progress import BatchProgress
+    from adaptive_skill.tasks import find_task, load_suite
+
+    if args.workers < 1:
+        raise UserError("--workers must be at least 1")
+    config = load_config_from_args(args)
+    suite = load_suite(Path(args.suite))
+    tasks = [find_task(suite, t) for t in args.task] if args.task else suite
+    provider = make_provider(config.sandbox)
+
+    build_failures: dict[str, str] = {}
+    with BatchProgress(f"building {len(tasks)} images", len(tasks), quiet=args.quiet) as progress:
+        for task in tasks:
+            progress.started(task.id)
+            try:
+                provider.prepare(task)
+                progress.finished(task.id, True)
+            except Exception as exc:  # recorded as build_error by the attempts below
+                build_failures[task.id] = str(exc)
+                progress.finished(task.id, False, "build_error")
+
+    outcomes = {}
+    for agent in (OracleAgent(), NopAgent()):
+        with BatchProgress(f"{agent.name} on {len(tasks)} tasks", len(tasks), quiet=args.quiet) as progress:
+            outcomes[agent.name] = run_batch(
+                tasks, agent, provider, None, workers=args.workers,
+                on_start=lambda task: progress.started(task.id),
+                on_result=lambda r, _c, want=agent.name == "oracle": progress.finished(
+                    r.task_id, r.passed == want, r.failure_mode or ("passed" if r.passed else "")))
+
+    report = build_report(tasks, outcomes["oracle"], outcomes["nop"])
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+    return 0 if not report["summary"]["unsound"] else 1
+
+
+def build_report(tasks, oracle, nop) -> dict:
+    rows = []
+    for task, o, n in zip(tasks, oracle, nop, strict=True):
+        rows.append({
+            "id": task.id, "category": task.category, "difficulty": task.difficulty,
+            "oracle": {"passed": o.passed, "reward": o.reward, "failure_mode": o.failure_mode},
+            "nop": {"passed": n.passed, "reward": n.reward, "failure_mode": n.failure_mode},
+            "sound": o.passed and not n.passed and n.failure_mode == "unresolved",
+            "detail": "" if o.passed else o.detail[-1500:],
+        })
+    unsound = [r["id"] for r in rows if not r["sound"]]
+    return {"tasks": rows, "summary": {"tasks": len(rows), "sound": len(rows) - len(unsound),
+                                       "unsound": unsound}}
+
+
+def print_report(report: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    summary = report["summary"]
+    table = Table(title=f"{summary['sound']}/{summary['tasks']} tasks sound")
+    for column in ("task", "category", "difficulty", "oracle", "nop", "sound"):
+        table.add_column(column)
+
+    def cell(outcome: dict) -> str:
+        return "pass" if outcome["passed"] else f"fail ({outcome['failure_mode']})"
+
+    for row in report["tasks"]:
+        table.add_row(row["id"], row["category"], row["difficulty"], cell(row["oracle"]), cell(row["nop"]),
+                      "[green]yes[/]" if row["sound"] else "[red]no[/]")
+    console = Console(file=sys.stdout)
+    console.print(table)
+    for row in report["tasks"]:
+        if not row["sound"] and row["detail"]:
+            console.print(f"[bold]{row['id']}[/] oracle output:\n{row['detail']}", markup=True, highlight=False)

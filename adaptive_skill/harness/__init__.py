@@ -1,0 +1,1 @@
+"""Running task attempts: agent, sandbox, tamper-proof verification, batches."""

@@ -1,0 +1,68 @@
+"""One task attempt from start to finish: environment, agent, verification, cleanup."""
+
+from __future__ import annotations
+
+import time
+
+from adaptive_skill.harness.agents import Agent
+from adaptive_skill.harness.providers import SandboxProvider
+from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.harness.verify import verify
+from adaptive_skill.tasks.model import Task
+
+
+def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
+                labels: dict[str, str] | None = None) -> AttemptResult:
+    durations: dict[str, float] = {}
+
+    def result(passed: bool, reward: float | None, mode, detail: str, trajectory: str | None = None):
+        return AttemptResult(task_id=task.id, agent=agent.name, passed=passed, reward=reward,
+                             failure_mode=None if passed else mode, category=task.category,
+                             difficulty=task.difficulty, detail=detail[-4000:],
+                             durations=durations, trajectory_path=trajectory)
+
+    clock = time.monotonic()
+    try:
+        provider.prepare(task)
+    except Exception as exc:  # a build failure is the task's problem, not the batch's
+        durations["build"] = round(time.monotonic() - clock, 3)
+        return result(False, None, "build_error", _describe(exc))
+    durations["build"] = round(time.monotonic() - clock, 3)
+
+    clock = time.monotonic()
+    try:
+        sandbox = provider.open(task, labels)
+        sandbox.start()
+    except Exception as exc:
+        return result(False, None, "sandbox_error", f"could not start the sandbox: {_describe(exc)}")
+    durations["start"] = round(time.monotonic() - clock, 3)
+
+    try:
+        clock = time.monotonic()
+        try:
+            outcome = agent.solve(task, sandbox)
+        except Exception as exc:
+            from adaptive_skill.harness.results import AgentOutcome
+
+            outcome = AgentOutcome(status="error", detail=f"agent crashed: {_describe(exc)}")
+        durations["agent"] = round(time.monotonic() - clock, 3)
+
+        try:
+            verdict = verify(sandbox, task)
+        except Exception as exc:
+            return result(False, None, "sandbox_error", f"verification could not run: {_describe(exc)}",
+                          outcome.trajectory_path)
+        durations["verify"] = verdict.duration_sec
+    finally:
+        sandbox.close()
+
+    # The tests decide; when they fail, a broken agent run is the more useful explanation.
+    mode = verdict.failure_mode
+    if not verdict.passed and mode == "unresolved" and outcome.status != "completed":
+        mode = "agent_timeout" if outcome.status == "timeout" else "agent_error"
+    detail = f"agent: {outcome.detail}\n--- verifier ---\n{verdict.output}"
+    return result(verdict.passed, verdict.reward, mode, detail, outcome.trajectory_path)
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"

@@ -1,0 +1,78 @@
+"""A batch of attempts over N workers. Each result is written the moment it is known
+(write-then-rename), and a re-run skips every task whose result is already on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from pathlib import Path
+
+from adaptive_skill.harness.agents import Agent
+from adaptive_skill.harness.attempt import run_attempt
+from adaptive_skill.harness.providers import SandboxProvider
+from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.tasks.model import Task
+
+ResultCallback = Callable[[AttemptResult, bool], None]  # (result, was it loaded from disk)
+StartCallback = Callable[[Task], None]
+
+
+def write_json_atomic(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def load_result(path: Path) -> AttemptResult | None:
+    """A finished result, or None if missing or unreadable (then the task runs again)."""
+    try:
+        return AttemptResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, out_dir: Path | None,
+              workers: int = 1, on_result: ResultCallback | None = None,
+              on_start: StartCallback | None = None) -> list[AttemptResult]:
+    """Results in the order of `tasks`. With `out_dir`, results land in out_dir/<task>.json."""
+    results: dict[str, AttemptResult] = {}
+    pending: list[Task] = []
+    for task in tasks:
+        done = load_result(out_dir / f"{task.id}.json") if out_dir else None
+        if done is not None and done.agent == agent.name:
+            results[task.id] = done
+            if on_result:
+                on_result(done, True)
+        else:
+            pending.append(task)
+
+    def attempt(task: Task) -> AttemptResult:
+        if on_start:
+            on_start(task)
+        return run_attempt(task, agent, provider, labels={"adaptive-skill.agent": agent.name})
+
+    pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="attempt")
+    futures: dict[Future, Task] = {pool.submit(attempt, task): task for task in pending}
+    try:
+        remaining = set(futures)
+        while remaining:
+            finished, remaining = wait(remaining, return_when=FIRST_COMPLETED)
+            for future in finished:
+                result = future.result()
+                if out_dir:
+                    write_json_atomic(out_dir / f"{result.task_id}.json", result.to_dict())
+                results[result.task_id] = result
+                if on_result:
+                    on_result(result, False)
+    except BaseException:
+        # Ctrl-C or a crash: drop queued attempts and close running sandboxes so the workers
+        # return at once; finished results are already on disk.
+        pool.shutdown(wait=False, cancel_futures=True)
+        provider.close_all()
+        raise
+    pool.shutdown(wait=True)
+    return [results[task.id] for task in tasks]

@@ -1,0 +1,105 @@
+"""Where attempts run: a provider prepares a task's environment (builds its image) and opens a
+sandbox for one attempt. It tracks open sandboxes so Ctrl-C can close them all at once."""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol
+
+from adaptive_skill.config import SandboxConfig
+from adaptive_skill.sandbox.base import Sandbox, SandboxLimits
+from adaptive_skill.tasks.model import Task
+
+
+class SandboxProvider(Protocol):
+    kind: str
+
+    def prepare(self, task: Task) -> None:
+        """Make the task runnable (build its image); raises ImageBuildError on failure."""
+        ...
+
+    def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox: ...
+
+    def close_all(self) -> None: ...
+
+
+class _Tracking:
+    def __init__(self) -> None:
+        self._open: set[Sandbox] = set()
+        self._lock = threading.Lock()
+
+    def _track(self, sandbox: Sandbox) -> Sandbox:
+        with self._lock:
+            self._open.add(sandbox)
+        original_close = sandbox.close
+
+        def close() -> None:
+            with self._lock:
+                self._open.discard(sandbox)
+            original_close()
+
+        sandbox.close = close  # type: ignore[method-assign]
+        return sandbox
+
+    def close_all(self) -> None:
+        with self._lock:
+            sandboxes = list(self._open)
+        for sandbox in sandboxes:
+            sandbox.close()
+
+
+class DockerProvider(_Tracking):
+    kind = "docker"
+
+    def __init__(self, config: SandboxConfig, client=None, force_build: bool = False):
+        super().__init__()
+        from adaptive_skill.sandbox.images import docker_client
+
+        self.config = config
+        self.client = client or docker_client()
+        self.force_build = force_build
+        self._images: dict[str, str] = {}
+        self._lock_images = threading.Lock()
+
+    def prepare(self, task: Task) -> None:
+        from adaptive_skill.sandbox.images import build_task_image, ensure_base_images
+
+        with self._lock_images:
+            if task.id in self._images:
+                return
+            ensure_base_images(self.client)
+            self._images[task.id] = build_task_image(task, self.client, force=self.force_build)
+
+    def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox:
+        from adaptive_skill.sandbox.docker_sandbox import DockerSandbox
+
+        self.prepare(task)
+        limits = SandboxLimits(cpus=task.cpus, memory_mb=task.memory_mb, pids=self.config.pids_limit,
+                               network=task.allow_internet and self.config.allow_network)
+        sandbox = DockerSandbox(self._images[task.id], limits, client=self.client,
+                                labels={"adaptive-skill.task": task.id, **(labels or {})})
+        return self._track(sandbox)
+
+
+class LocalProvider(_Tracking):
+    """Runs on the host in a temporary directory. Isolates nothing; opt-in only."""
+
+    kind = "local"
+
+    def __init__(self, config: SandboxConfig):
+        super().__init__()
+        self.config = config
+
+    def prepare(self, task: Task) -> None:
+        return None
+
+    def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox:
+        from adaptive_skill.sandbox.local_sandbox import LocalSandbox
+
+        return self._track(LocalSandbox())
+
+
+def make_provider(config: SandboxConfig, force_build: bool = False) -> SandboxProvider:
+    if config.kind == "local":
+        return LocalProvider(config)
+    return DockerProvider(config, force_build=force_build)

@@ -1,0 +1,83 @@
+"""Seeded, category-stratified train/holdout split and batches that rotate through the train pool.
+
+Batches are a pure function of (train pool, batch size, seed, cycle): a resumed run asks for the
+same cycle and gets the same batch, with no state to store. Within an epoch every train task is
+used once before any repeats (a-evolve re-uses the same first N tasks every cycle).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+
+from adaptive_skill.tasks.model import Task
+
+
+def split_suite(tasks: Sequence[Task], holdout_ratio: float, seed: int) -> tuple[list[Task], list[Task]]:
+    """(train, holdout). Each category contributes about `holdout_ratio` of its tasks; the total is
+    rounded with largest remainders, and with a non-zero ratio and 2+ tasks both sides are non-empty."""
+    if not 0.0 <= holdout_ratio < 1.0:
+        raise ValueError("holdout_ratio must be in [0, 1)")
+    by_category: dict[str, list[Task]] = defaultdict(list)
+    for task in sorted(tasks, key=lambda t: t.id):
+        by_category[task.category].append(task)
+    for category, members in by_category.items():
+        random.Random(f"{seed}:split:{category}").shuffle(members)
+
+    total = len(tasks)
+    target = round(total * holdout_ratio)
+    if holdout_ratio > 0 and total >= 2:
+        target = min(max(target, 1), total - 1)
+    exact = {c: len(m) * holdout_ratio for c, m in by_category.items()}
+    counts = {c: int(v) for c, v in exact.items()}
+    # Hand out what rounding down left over, biggest fractional parts first (ties by name).
+    remainder_order = sorted(by_category, key=lambda c: (-(exact[c] - counts[c]), c))
+    for category in remainder_order:
+        if sum(counts.values()) >= target:
+            break
+        if counts[category] < len(by_category[category]):
+            counts[category] += 1
+    while sum(counts.values()) > target:  # only when the minimum-one rule does not apply
+        largest = max(counts, key=lambda c: (counts[c], c))
+        counts[largest] -= 1
+
+    holdout = [t for c, m in by_category.items() for t in m[:counts[c]]]
+    train = [t for c, m in by_category.items() for t in m[counts[c]:]]
+    return sorted(train, key=lambda t: t.id), sorted(holdout, key=lambda t: t.id)
+
+
+def batch_for_cycle(train: Sequence[Task], batch_size: int, seed: int, cycle: int) -> list[Task]:
+    """The batch of cycle `cycle` (0-based): consecutive slices of a stream of seeded epoch
+    permutations, never the same task twice in one batch."""
+    if batch_size <= 0:
+        raise ValueError("batch_size must be positive")
+    pool = sorted(train, key=lambda t: t.id)
+    if not pool:
+        return []
+    size = min(batch_size, len(pool))
+    stream = _epoch_stream(pool, seed)
+    deferred: list[Task] = []
+    batch: list[Task] = []
+    for _ in range(cycle + 1):
+        batch, seen = [], set()
+        candidates = deferred
+        deferred = []
+        while len(batch) < size:
+            task = candidates.pop(0) if candidates else next(stream)
+            if task.id in seen:
+                deferred.append(task)  # a repeat across an epoch boundary waits for the next batch
+                continue
+            seen.add(task.id)
+            batch.append(task)
+        deferred = candidates + deferred
+    return batch
+
+
+def _epoch_stream(pool: list[Task], seed: int):
+    epoch = 0
+    while True:
+        order = list(pool)
+        random.Random(f"{seed}:epoch:{epoch}").shuffle(order)
+        yield from order
+        epoch += 1
