@@ -12,6 +12,10 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 
+class SandboxError(RuntimeError):
+    """The sandbox itself failed (engine error, container gone, shell would not start)."""
+
+
 @dataclass(frozen=True)
 class SandboxLimits:
     cpus: float = 1.0
@@ -26,6 +30,7 @@ class CommandResult:
     exit_code: int | None  # None when the command was killed by the timeout
     timed_out: bool = False
     duration_sec: float = 0.0
+    shell_restarted: bool = False  # the persistent shell died (exit, set -e, kill) and was replaced
 
     def for_model(self, limit: int = 10_000) -> str:
         """Output cut to `limit` characters, keeping head and tail, for the model's context."""
