@@ -1,0 +1,67 @@
+"""`adaptive-skill images build SUITE` and `images base`: make the Docker images tasks run in."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("images", help="build task images (and the Debian base images)")
+    sub = parser.add_subparsers(dest="images_command", metavar="ACTION", required=True)
+
+    build = sub.add_parser("build", help="build every task image of a suite; unchanged tasks are cached")
+    build.add_argument("suite", metavar="SUITE", help="suite directory (one task per subdirectory)")
+    build.add_argument("--workers", "-j", type=int, default=2, metavar="N", help="parallel builds (default 2)")
+    build.add_argument("--force", action="store_true", help="rebuild even when the tag exists")
+    build.add_argument("--log-dir", metavar="DIR", help="write each task's full build log to DIR/<task>.log")
+    build.add_argument("--no-progress", action="store_true", help="no live progress display")
+    build.set_defaults(handler=build_cmd)
+
+    base = sub.add_parser("base", help="make debian:bookworm-slim and debian:bookworm if missing "
+                                       "(debootstrap + docker import; no registry needed)")
+    base.add_argument("--mirror", metavar="URL", help="Debian mirror (default: the host's apt sources)")
+    base.set_defaults(handler=base_cmd)
+
+
+def build_cmd(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.sandbox.engine import connect
+    from adaptive_skill.sandbox.images import build_images
+    from adaptive_skill.tasks import load_suite
+
+    if args.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {args.workers}")
+    tasks = load_suite(Path(args.suite))
+    client = connect()
+    results = build_images(tasks, client, workers=args.workers, force=args.force,
+                           progress=not args.no_progress, log_dir=Path(args.log_dir) if args.log_dir else None)
+
+    table = Table("task", "tag", "result", "seconds")
+    for result in results:
+        style = {"built": "green", "cached": "dim", "failed": "bold red"}[result.status]
+        table.add_row(result.task_id, result.tag, f"[{style}]{result.status}[/]", f"{result.seconds:.1f}")
+    console = Console()
+    console.print(table)
+    failed = [r for r in results if r.status == "failed"]
+    for result in failed:
+        console.print(f"[bold red]{result.task_id}[/]: {result.error}", highlight=False)
+        if result.log_tail:
+            console.print("\n".join("    " + line for line in result.log_tail.splitlines()[-10:]),
+                          highlight=False, markup=False)
+    counts = {status: sum(r.status == status for r in results) for status in ("built", "cached", "failed")}
+    console.print(f"{counts['built']} built, {counts['cached']} cached, {counts['failed']} failed")
+    return 1 if failed else 0
+
+
+def base_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.sandbox.debian_base import BASE_IMAGE_NAMES, ensure_base_images
+    from adaptive_skill.sandbox.engine import connect
+
+    created = ensure_base_images(connect(), mirror=args.mirror)
+    print(f"created {', '.join(created)}" if created else f"present already: {', '.join(BASE_IMAGE_NAMES)}")
+    return 0

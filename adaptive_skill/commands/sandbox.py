@@ -1,0 +1,30 @@
+"""`adaptive-skill sandbox prune`: remove sandbox containers a killed run left behind."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("sandbox", help="manage sandbox containers")
+    sub = parser.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
+    prune = sub.add_parser("prune", help="remove containers labelled adaptive-skill.sandbox=1 whose process "
+                                         "is gone (never any other container)")
+    prune.add_argument("--dry-run", action="store_true", help="list what would be removed, remove nothing")
+    prune.add_argument("--all", dest="everything", action="store_true",
+                       help="also remove sandboxes of runs still in progress (and of other hosts)")
+    prune.set_defaults(handler=prune_cmd)
+
+
+def prune_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.sandbox.engine import connect
+    from adaptive_skill.sandbox.prune import prune_sandboxes
+
+    report = prune_sandboxes(connect(), dry_run=args.dry_run, everything=args.everything)
+    verb = "would remove" if args.dry_run else "removed"
+    for name in report.removed:
+        print(f"{verb} {name}")
+    for name, why in report.kept:
+        print(f"kept {name}: {why}")
+    print(f"{len(report.removed)} {verb}, {len(report.kept)} kept")
+    return 0

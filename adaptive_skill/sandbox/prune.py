@@ -1,0 +1,41 @@
+"""Remove sandbox containers left behind (a process killed with SIGKILL cannot clean up after itself).
+
+Only containers labelled `adaptive-skill.sandbox=1` are ever considered. By default a container
+whose creating process is still running on this host is kept, so a prune never pulls the floor from
+under a run in progress; `everything=True` removes those too (and ones created on other hosts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adaptive_skill.sandbox.engine import OWNER_LABEL, SANDBOX_LABEL, owner_alive
+
+
+@dataclass
+class PruneReport:
+    removed: list[str] = field(default_factory=list)  # names (to be) removed
+    kept: list[tuple[str, str]] = field(default_factory=list)  # (name, why)
+
+
+def prune_sandboxes(client, dry_run: bool = False, *, everything: bool = False,
+                    label: str | None = None) -> PruneReport:
+    """Remove labelled sandbox containers whose owner is gone. `label` ("key=value") narrows further."""
+    import docker
+
+    filters = [f"{SANDBOX_LABEL}=1"] + ([label] if label else [])
+    report = PruneReport()
+    for container in client.containers.list(all=True, filters={"label": filters}):
+        owner = container.labels.get(OWNER_LABEL, "")
+        alive = owner_alive(owner) if owner else False
+        if not everything and alive is not False:
+            why = "its process is still running" if alive else f"created on another host ({owner.split(':')[0]})"
+            report.kept.append((container.name, why))
+            continue
+        report.removed.append(container.name)
+        if not dry_run:
+            try:
+                container.remove(force=True, v=True)
+            except docker.errors.NotFound:
+                pass  # it went away on its own meanwhile
+    return report
