@@ -1,0 +1,276 @@
+"""LLMClient: the LLM protocol over litellm, with retries, budgets, accounting and JSON output.
+
+litellm is imported on the first call, never at import time (it takes seconds). Tests inject
+`completion_fn` (a fake transport raising litellm's real exception classes) and `sleep`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from adaptive_skill.config import ModelConfig
+from adaptive_skill.llm import structured
+from adaptive_skill.llm._litellm import import_litellm
+from adaptive_skill.llm.accounting import Accounting
+from adaptive_skill.llm.base import (
+    LLM,
+    LLMConfigError,
+    LLMError,
+    LLMResponse,
+    Schema,
+    ToolCall,
+    Usage,
+)
+
+JsonMode = Literal["schema", "object", "prompt"]
+_ErrorKind = Literal["retry", "config", "fatal"]
+
+
+class LLMClient:
+    """One role's model. Thread-safe: worker threads may share one client."""
+
+    def __init__(self, config: ModelConfig, accounting: Accounting, *, role: str,
+                 completion_fn: Callable[..., Any] | None = None, sleep: Callable[[float], None] = time.sleep,
+                 supports_tools: bool | None = None, json_mode: JsonMode | None = None,
+                 rng: random.Random | None = None, backoff_base: float = 1.0, backoff_cap: float = 60.0):
+        self.config = config
+        self.model = config.model
+        self.role = role
+        self.accounting = accounting
+        self._completion_fn = completion_fn
+        self._sleep = sleep
+        self._supports_tools = supports_tools
+        self._json_mode = json_mode
+        self._rng = rng or random.Random()
+        self._backoff_base = backoff_base
+        self._backoff_cap = backoff_cap
+        self._checked = completion_fn is not None  # an injected transport needs no key
+
+    @property
+    def supports_tools(self) -> bool:
+        """Native tool calling, from litellm's model map unless given to the constructor."""
+        if self._supports_tools is None:
+            litellm = import_litellm()
+            try:
+                self._supports_tools = bool(litellm.supports_function_calling(model=self.model))
+            except Exception:  # unknown model or provider: use the text protocol
+                self._supports_tools = False
+        return self._supports_tools
+
+    @supports_tools.setter
+    def supports_tools(self, value: bool) -> None:
+        self._supports_tools = value
+
+    def check(self) -> None:
+        """Fail now, in one line, if the model cannot be called at all (unknown provider, no key).
+        Runs by itself before the first call; call it at start-up to fail before a long run."""
+        if self._checked:
+            return
+        litellm = import_litellm()
+        try:
+            litellm.get_llm_provider(self.model)
+        except Exception:
+            raise LLMConfigError(
+                f"unknown model {self.model!r} (models.{self.role}.model): litellm needs provider/model, "
+                "e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4o-mini") from None
+        missing = litellm.validate_environment(model=self.model, api_key=self.config.api_key,
+                                               api_base=self.config.api_base).get("missing_keys", [])
+        # Only keys and bases are certain; cloud credentials (AWS, Vertex) may come from the machine.
+        if not self.config.api_key and (keys := [k for k in missing if k.endswith("_API_KEY")]):
+            raise LLMConfigError(f"no API key for {self.model}: set {' or '.join(keys)} "
+                                 f"(or models.{self.role}.api_key)")
+        if not self.config.api_base and (bases := [k for k in missing if k.endswith("_API_BASE")]):
+            raise LLMConfigError(f"no API base for {self.model}: set {' or '.join(bases)} "
+                                 f"(or models.{self.role}.api_base)")
+        self._checked = True
+
+    def complete(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
+                 task_id: str | None = None) -> LLMResponse:
+        if tools and not self.supports_tools:
+            raise LLMError(f"{self.model} has no native tool calling: use the text protocol "
+                           "(check llm.supports_tools before passing tools)")
+        return self._call(messages, tools=tools, task_id=task_id)
+
+    def complete_json(self, messages: list[dict[str, Any]], schema: type[Schema], *,
+                      task_id: str | None = None) -> Schema:
+        response_format = self._response_format(schema)
+        return structured.complete_json(
+            lambda prompt: self._call(prompt, task_id=task_id, response_format=response_format), messages, schema)
+
+    # ------------------------------------------------------------------------------------------
+
+    def _call(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
+              task_id: str | None = None, response_format: dict[str, Any] | None = None) -> LLMResponse:
+        litellm = import_litellm()
+        self.check()
+        completion = self._completion_fn or litellm.completion
+        request = self._request(messages, tools, response_format)
+        started = time.monotonic()
+        attempt = 0
+        while True:
+            attempt += 1
+            error: Exception | None = None
+            with self.accounting.slot():
+                self.accounting.check_budget(task_id)  # after the wait: others may have spent it
+                try:
+                    raw = completion(**request)
+                except Exception as exc:  # classified below; nothing escapes unexplained
+                    error = exc
+            if error is None:
+                break
+            kind = _classify(error, litellm)
+            if kind == "retry" and attempt <= self.config.max_retries:
+                self._sleep(self._backoff(attempt, error))
+                continue
+            self.accounting.record_failure(role=self.role, model=self.model, task_id=task_id)
+            raise self._failure(kind, error, attempt) from error
+
+        response = self._response(raw, litellm, duration=time.monotonic() - started)
+        self.accounting.record(role=self.role, model=self.model, task_id=task_id, usage=response.usage,
+                               cost=response.cost, duration_sec=response.duration_sec, attempts=attempt)
+        return response
+
+    def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
+                 response_format: dict[str, Any] | None) -> dict[str, Any]:
+        config = self.config
+        request: dict[str, Any] = {
+            "model": self.model, "messages": messages, "temperature": config.temperature,
+            "max_tokens": config.max_tokens, "timeout": config.timeout_sec,
+            "num_retries": 0,  # retries are ours: one policy, visible in accounting
+            # A parameter the provider lacks (temperature on reasoning models, response_format) is
+            # dropped instead of failing the call; the prompt still carries any JSON schema.
+            "drop_params": True,
+        }
+        if config.api_base:
+            request["api_base"] = config.api_base
+        if config.api_key:
+            request["api_key"] = config.api_key
+        if tools:
+            request["tools"] = tools
+        if response_format:
+            request["response_format"] = response_format
+        return request
+
+    def _response(self, raw: Any, litellm: Any, *, duration: float) -> LLMResponse:
+        choice = raw.choices[0]
+        message = choice.message
+        calls = [ToolCall(id=call.id or f"call_{index}", name=call.function.name,
+                          arguments=_arguments_text(call.function.arguments))
+                 for index, call in enumerate(getattr(message, "tool_calls", None) or [])]
+        usage = getattr(raw, "usage", None)
+        return LLMResponse(
+            content=message.content, tool_calls=calls,
+            usage=Usage(prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+                        completion_tokens=getattr(usage, "completion_tokens", 0) or 0),
+            cost=self._cost(raw, litellm), model=self.model, duration_sec=duration,
+            finish_reason=choice.finish_reason)
+
+    def _cost(self, raw: Any, litellm: Any) -> float:
+        known = (getattr(raw, "_hidden_params", None) or {}).get("response_cost")
+        if isinstance(known, int | float):
+            return float(known)
+        try:
+            return float(litellm.completion_cost(completion_response=raw, model=self.model))
+        except Exception as exc:  # a model missing from the cost map must not stop a run
+            self.accounting.warn_unknown_cost(self.model, _one_line(exc, 120))
+            return 0.0
+
+    def _response_format(self, schema: type[Schema]) -> dict[str, Any] | None:
+        if self._json_mode is None:
+            self._json_mode = _detect_json_mode(import_litellm(), self.model)
+        if self._json_mode == "schema":
+            return {"type": "json_schema",
+                    "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}}
+        if self._json_mode == "object":
+            return {"type": "json_object"}
+        return None
+
+    def _backoff(self, attempt: int, error: Exception) -> float:
+        """Exponential backoff with full jitter; a server's Retry-After is a floor."""
+        ceiling = min(self._backoff_cap, self._backoff_base * 2 ** (attempt - 1))
+        delay = self._rng.uniform(0, ceiling)
+        retry_after = _retry_after(error)
+        return min(self._backoff_cap, max(delay, retry_after)) if retry_after else delay
+
+    def _failure(self, kind: _ErrorKind, error: Exception, attempts: int) -> Exception:
+        if kind == "config":
+            return LLMConfigError(self._config_message(error, _one_line(error, 160)))
+        reason = _one_line(error)
+        if kind == "retry":
+            return LLMError(f"{self.model}: gave up after {attempts} attempts: {reason}")
+        return LLMError(f"{self.model}: {reason}")
+
+    def _config_message(self, error: Exception, reason: str) -> str:
+        litellm = import_litellm()
+        if isinstance(error, litellm.AuthenticationError | litellm.PermissionDeniedError):
+            provider = getattr(error, "llm_provider", None) or self.model.split("/")[0]
+            return (f"{self.model}: the provider refused the API key ({reason}): check "
+                    f"{provider.upper()}_API_KEY (or models.{self.role}.api_key)")
+        if isinstance(error, litellm.NotFoundError):
+            return f"{self.model}: model not found (models.{self.role}.model): {reason}"
+        return f"{self.model} (models.{self.role}.model): {reason}"
+
+
+def make_llm(config: ModelConfig, accounting: Accounting, role: str) -> LLM:
+    """The model for one role: `local/...` embedded, `scripted/<path>` (tests), else litellm."""
+    if config.model.startswith("scripted/"):
+        from adaptive_skill.llm.scripted import ScriptedLLM
+
+        return ScriptedLLM(config.model.removeprefix("scripted/"), accounting, role=role)
+    if config.model.startswith("local/"):
+        from adaptive_skill.llm.local import make_local_llm
+
+        return make_local_llm(config, accounting, role=role)
+    return LLMClient(config, accounting, role=role)
+
+
+def _classify(error: Exception, litellm: Any) -> _ErrorKind:
+    if isinstance(error, litellm.AuthenticationError | litellm.PermissionDeniedError | litellm.NotFoundError):
+        return "config"
+    if isinstance(error, litellm.RateLimitError | litellm.Timeout | litellm.APIConnectionError
+                  | litellm.InternalServerError | litellm.ServiceUnavailableError | litellm.BadGatewayError):
+        return "retry"
+    if isinstance(error, litellm.BadRequestError):  # includes context-window and content-policy errors
+        return "config" if "LLM Provider NOT provided" in str(error) else "fatal"
+    status = getattr(error, "status_code", None)
+    if isinstance(status, int) and (status >= 500 or status in (408, 429)):
+        return "retry"
+    return "fatal"
+
+
+def _detect_json_mode(litellm: Any, model: str) -> JsonMode:
+    try:
+        if litellm.supports_response_schema(model=model):
+            return "schema"
+        _, provider, _, _ = litellm.get_llm_provider(model)
+        if "response_format" in (litellm.get_supported_openai_params(model=model, custom_llm_provider=provider)
+                                 or []):
+            return "object"
+    except Exception:  # unknown to litellm: the schema in the prompt is all we can do
+        pass
+    return "prompt"
+
+
+def _retry_after(error: Exception) -> float:
+    headers = getattr(getattr(error, "response", None), "headers", None) or getattr(error, "headers", None) or {}
+    try:
+        return max(0.0, float(headers.get("retry-after", 0)))
+    except (TypeError, ValueError):  # an HTTP date or garbage: fall back to our own backoff
+        return 0.0
+
+
+def _arguments_text(arguments: Any) -> str:
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments if arguments is not None else {})
+
+
+def _one_line(error: Exception, limit: int = 300) -> str:
+    text = " ".join(str(error).split())
+    # litellm's messages start with "litellm.<Class>:"; name the class of anything else.
+    text = text.removeprefix("litellm.") if text.startswith("litellm.") else f"{type(error).__name__}: {text}"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

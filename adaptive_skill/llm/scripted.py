@@ -1,0 +1,167 @@
+"""ScriptedLLM: deterministic replies from a file or a list, for tests (`scripted/<path>`).
+
+A script is a YAML/JSON list of replies, or a mapping `{supports_tools: bool, replies: [...]}`.
+Each reply is one of
+
+    {content: "text"}                 # or content: {a: 1} -> sent as JSON text
+    {tool_calls: [{name: bash, arguments: {command: ls}}]}
+    {error: rate_limit | timeout | auth | bad_request}
+
+with optional `usage: {prompt_tokens, completion_tokens}`, `cost` and `finish_reason`. Errors are
+raised as the real client raises them once its retries are spent. Every request is recorded in
+`requests`; budgets and the concurrency limit of the shared Accounting apply as for real models.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from adaptive_skill.llm import structured
+from adaptive_skill.llm.accounting import Accounting
+from adaptive_skill.llm.base import (
+    LLMConfigError,
+    LLMError,
+    LLMResponse,
+    Schema,
+    ToolCall,
+    Usage,
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScriptToolCall(_Strict):
+    name: str
+    arguments: dict[str, Any] | str = Field(default_factory=dict)
+    id: str | None = None
+
+
+class ScriptUsage(_Strict):
+    prompt_tokens: int = Field(0, ge=0)
+    completion_tokens: int = Field(0, ge=0)
+
+
+class ScriptReply(_Strict):
+    content: str | dict[str, Any] | list[Any] | None = None
+    tool_calls: list[ScriptToolCall] = Field(default_factory=list)
+    error: Literal["rate_limit", "timeout", "auth", "bad_request"] | None = None
+    usage: ScriptUsage = Field(default_factory=ScriptUsage)
+    cost: float = Field(0.0, ge=0.0)
+    finish_reason: str | None = None
+
+
+class Script(_Strict):
+    supports_tools: bool = True
+    replies: list[ScriptReply]
+
+
+@dataclass(frozen=True)
+class ScriptedRequest:
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] | None
+    task_id: str | None
+    schema: str | None  # the schema's class name for complete_json, else None
+
+
+class ScriptedLLM:
+    """Replays a script, one reply per call; never the default of any config."""
+
+    def __init__(self, script: str | Path | list[dict[str, Any]], accounting: Accounting | None = None, *,
+                 role: str = "scripted", supports_tools: bool | None = None):
+        if isinstance(script, list):
+            parsed, self.model = _validate({"replies": script}, "<inline script>"), "scripted/<inline>"
+        else:
+            parsed, self.model = _load(Path(script)), f"scripted/{script}"
+        self.replies = parsed.replies
+        self.supports_tools = parsed.supports_tools if supports_tools is None else supports_tools
+        self.accounting = accounting or Accounting()
+        self.role = role
+        self.requests: list[ScriptedRequest] = []
+        self._next = 0
+        self._lock = threading.Lock()
+
+    @property
+    def remaining(self) -> int:
+        return len(self.replies) - self._next
+
+    def complete(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
+                 task_id: str | None = None) -> LLMResponse:
+        if tools and not self.supports_tools:
+            raise LLMError(f"{self.model} has no native tool calling: use the text protocol "
+                           "(check llm.supports_tools before passing tools)")
+        return self._reply(messages, tools, task_id, schema=None)
+
+    def complete_json(self, messages: list[dict[str, Any]], schema: type[Schema], *,
+                      task_id: str | None = None) -> Schema:
+        return structured.complete_json(
+            lambda prompt: self._reply(prompt, None, task_id, schema=schema.__name__), messages, schema)
+
+    def _reply(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, task_id: str | None,
+               schema: str | None) -> LLMResponse:
+        with self.accounting.slot():
+            self.accounting.check_budget(task_id)
+            with self._lock:
+                self.requests.append(ScriptedRequest(copy.deepcopy(messages), copy.deepcopy(tools), task_id, schema))
+                if self._next >= len(self.replies):
+                    raise LLMError(f"{self.model}: script exhausted after {len(self.replies)} replies")
+                reply = self.replies[self._next]
+                self._next += 1
+        if reply.error:
+            self.accounting.record_failure(role=self.role, model=self.model, task_id=task_id)
+            raise _scripted_error(self.model, self.role, reply.error)
+        response = _response(reply, self.model, self._next)
+        self.accounting.record(role=self.role, model=self.model, task_id=task_id, usage=response.usage,
+                               cost=response.cost)
+        return response
+
+
+def _load(path: Path) -> Script:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
+    except FileNotFoundError:
+        raise LLMConfigError(f"{path}: no such script for the scripted model") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise LLMConfigError(f"{path}: cannot read the script: {' '.join(str(exc).split())}") from None
+    return _validate({"replies": data} if isinstance(data, list) else data, str(path))
+
+
+def _validate(data: Any, where: str) -> Script:
+    try:
+        return Script.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        location = ".".join(str(part) for part in first["loc"])
+        raise LLMConfigError(f"{where}: {location}: {first['msg']} ({exc.error_count()} problem(s))") from None
+
+
+def _response(reply: ScriptReply, model: str, number: int) -> LLMResponse:
+    content = reply.content
+    if content is not None and not isinstance(content, str):
+        content = json.dumps(content)
+    calls = [ToolCall(id=call.id or f"call_{number}_{index}", name=call.name,
+                      arguments=call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments))
+             for index, call in enumerate(reply.tool_calls)]
+    finish = reply.finish_reason or ("tool_calls" if calls else "stop")
+    return LLMResponse(content=content, tool_calls=calls,
+                       usage=Usage(reply.usage.prompt_tokens, reply.usage.completion_tokens),
+                       cost=reply.cost, model=model, finish_reason=finish)
+
+
+def _scripted_error(model: str, role: str, kind: str) -> Exception:
+    if kind == "auth":
+        return LLMConfigError(f"{model}: the provider refused the API key (scripted): check "
+                              f"SCRIPTED_API_KEY (or models.{role}.api_key)")
+    if kind == "bad_request":
+        return LLMError(f"{model}: BadRequestError: scripted bad request")
+    name = {"rate_limit": "RateLimitError", "timeout": "Timeout"}[kind]
+    return LLMError(f"{model}: gave up after retries: {name}: scripted {kind.replace('_', ' ')}")

@@ -1,0 +1,443 @@
+"""LLMClient over a fake transport that raises litellm's real exception classes (no network)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from pydantic import BaseModel
+
+from adaptive_skill.config import LimitsConfig, ModelConfig
+from adaptive_skill.llm._litellm import import_litellm
+from adaptive_skill.llm.accounting import Accounting
+from adaptive_skill.llm.base import LLM, BudgetExceeded, LLMConfigError, LLMError, StructuredOutputError, Usage
+from adaptive_skill.llm.client import LLMClient, make_llm
+from adaptive_skill.llm.scripted import ScriptedLLM
+
+litellm = import_litellm()
+MODEL = "anthropic/claude-sonnet-4-5"
+BASH_TOOL = {"type": "function", "function": {"name": "bash", "description": "run a command",
+                                              "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}}
+
+
+def reply(content: str | None = "ok", *, tool_calls: list[dict] | None = None, prompt: int = 10,
+          completion: int = 5, cost: float | None = None, model: str = MODEL) -> object:
+    message = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    response = litellm.ModelResponse(
+        model=model, choices=[{"message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}],
+        usage={"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion})
+    if cost is not None:
+        response._hidden_params["response_cost"] = cost
+    return response
+
+
+class FakeTransport:
+    """Plays a list of outcomes (a response, or an exception to raise) and records each request."""
+
+    def __init__(self, *outcomes: object, delay: float = 0.0):
+        self.outcomes = list(outcomes)
+        self.requests: list[dict] = []
+        self.delay = delay
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        self.max_in_flight = 0
+
+    def __call__(self, **request: object) -> object:
+        with self._lock:
+            self.requests.append(request)
+            outcome = self.outcomes.pop(0) if len(self.outcomes) > 1 else self.outcomes[0]
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            time.sleep(self.delay)
+            if isinstance(outcome, Exception):
+                raise outcome
+            return outcome
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+
+class UpperBound(random.Random):
+    """Full jitter drawn at its ceiling, so the backoff schedule itself is visible."""
+
+    def uniform(self, a: float, b: float) -> float:
+        return b
+
+
+def client(transport: FakeTransport, *, accounting: Accounting | None = None, sleeps: list[float] | None = None,
+           rng: random.Random | None = None, **config: object) -> LLMClient:
+    config = {"model": MODEL, "max_retries": 4, **config}
+    return LLMClient(ModelConfig(**config), accounting or Accounting(), role="agent", completion_fn=transport,
+                     sleep=(sleeps.append if sleeps is not None else lambda _: None), rng=rng or UpperBound())
+
+
+def rate_limit() -> Exception:
+    return litellm.RateLimitError(message="slow down", llm_provider="anthropic", model=MODEL)
+
+
+TRANSIENT = {
+    "rate_limit": rate_limit,
+    "timeout": lambda: litellm.Timeout(message="read timed out", model=MODEL, llm_provider="anthropic"),
+    "connection": lambda: litellm.APIConnectionError(message="connection reset", llm_provider="anthropic", model=MODEL),
+    "internal": lambda: litellm.InternalServerError(message="boom", llm_provider="anthropic", model=MODEL),
+    "unavailable": lambda: litellm.ServiceUnavailableError(message="overloaded", llm_provider="anthropic", model=MODEL),
+    "bad_gateway": lambda: litellm.BadGatewayError(message="bad gateway", llm_provider="anthropic", model=MODEL),
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# Retries
+
+
+@pytest.mark.parametrize("kind", sorted(TRANSIENT))
+def test_transient_errors_are_retried_with_growing_backoff(kind):
+    transport = FakeTransport(TRANSIENT[kind](), TRANSIENT[kind](), TRANSIENT[kind](), reply("done"))
+    sleeps: list[float] = []
+    response = client(transport, sleeps=sleeps).complete([{"role": "user", "content": "hi"}])
+    assert response.content == "done"
+    assert len(transport.requests) == 4
+    assert sleeps == [1.0, 2.0, 4.0]
+
+
+def test_exhausted_retries_name_the_model_and_the_last_error():
+    transport = FakeTransport(rate_limit())
+    sleeps: list[float] = []
+    accounting = Accounting()
+    with pytest.raises(LLMError) as caught:
+        client(transport, sleeps=sleeps, accounting=accounting, max_retries=3).complete([{"role": "user", "content": "x"}])
+    assert len(transport.requests) == 4  # the first try + 3 retries
+    assert sleeps == [1.0, 2.0, 4.0]
+    assert str(caught.value) == f"{MODEL}: gave up after 4 attempts: RateLimitError: slow down"
+    assert accounting.totals().failed_calls == 1
+
+
+def test_backoff_is_full_jitter_below_a_capped_ceiling():
+    transport = FakeTransport(rate_limit())
+    sleeps: list[float] = []
+    llm = LLMClient(ModelConfig(model=MODEL, max_retries=8), Accounting(), role="agent", completion_fn=transport,
+                    sleep=sleeps.append, rng=random.Random(3), backoff_base=0.5, backoff_cap=10.0)
+    with pytest.raises(LLMError):
+        llm.complete([{"role": "user", "content": "x"}])
+    ceilings = [min(10.0, 0.5 * 2 ** i) for i in range(8)]
+    assert len(sleeps) == 8
+    assert all(0 <= s <= c for s, c in zip(sleeps, ceilings, strict=True))
+    assert len(set(sleeps)) == 8  # jittered, not a fixed schedule
+
+
+def test_retry_after_header_is_a_floor():
+    error = litellm.RateLimitError(message="slow down", llm_provider="anthropic", model=MODEL,
+                                   headers={"retry-after": "7"})
+    sleeps: list[float] = []
+    client(FakeTransport(error, reply()), sleeps=sleeps, rng=random.Random(0)).complete([{"role": "user", "content": "x"}])
+    assert sleeps == [7.0]
+
+
+@pytest.mark.parametrize("error", [
+    litellm.BadRequestError(message="messages: field required", model=MODEL, llm_provider="anthropic"),
+    litellm.ContextWindowExceededError(message="prompt is too long", model=MODEL, llm_provider="anthropic"),
+    litellm.ContentPolicyViolationError(message="refused", model=MODEL, llm_provider="anthropic"),
+])
+def test_bad_requests_are_not_retried(error):
+    transport = FakeTransport(error)
+    sleeps: list[float] = []
+    with pytest.raises(LLMError) as caught:
+        client(transport, sleeps=sleeps).complete([{"role": "user", "content": "x"}])
+    assert not isinstance(caught.value, LLMConfigError)
+    assert (len(transport.requests), sleeps) == (1, [])
+    assert str(caught.value).startswith(f"{MODEL}: ")
+
+
+def test_auth_error_is_not_retried_and_reads_as_one_line():
+    error = litellm.AuthenticationError(message="invalid x-api-key\n{details}", llm_provider="anthropic", model=MODEL)
+    transport = FakeTransport(error)
+    sleeps: list[float] = []
+    with pytest.raises(LLMConfigError) as caught:
+        client(transport, sleeps=sleeps).complete([{"role": "user", "content": "x"}])
+    message = str(caught.value)
+    assert (len(transport.requests), sleeps) == (1, [])
+    assert "\n" not in message
+    assert message.startswith(f"{MODEL}: the provider refused the API key (AuthenticationError: invalid x-api-key")
+    assert message.endswith("check ANTHROPIC_API_KEY (or models.agent.api_key)")
+
+
+def test_not_found_is_a_config_error():
+    error = litellm.NotFoundError(message="model: claude-sonnet-9", llm_provider="anthropic", model=MODEL)
+    transport = FakeTransport(error)
+    with pytest.raises(LLMConfigError, match=r"model not found \(models.agent.model\)"):
+        client(transport).complete([{"role": "user", "content": "x"}])
+    assert len(transport.requests) == 1
+
+
+def test_missing_key_fails_before_any_call(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    llm = LLMClient(ModelConfig(model=MODEL), Accounting(), role="agent")  # the real transport
+    with pytest.raises(LLMConfigError) as caught:
+        llm.complete([{"role": "user", "content": "x"}])
+    assert str(caught.value) == f"no API key for {MODEL}: set ANTHROPIC_API_KEY (or models.agent.api_key)"
+
+
+def test_a_configured_key_passes_the_check(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    LLMClient(ModelConfig(model=MODEL, api_key="sk-test"), Accounting(), role="judge").check()
+
+
+def test_unknown_provider_is_a_config_error():
+    llm = LLMClient(ModelConfig(model="claude-of-nowhere"), Accounting(), role="judge")
+    with pytest.raises(LLMConfigError, match=r"unknown model 'claude-of-nowhere' \(models.judge.model\)"):
+        llm.check()
+
+
+def test_unexpected_exceptions_become_llm_errors_without_retry():
+    transport = FakeTransport(KeyError("choices"))
+    with pytest.raises(LLMError, match=r"KeyError: 'choices'"):
+        client(transport).complete([{"role": "user", "content": "x"}])
+    assert len(transport.requests) == 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Request and response
+
+
+def test_config_is_passed_through_and_litellm_retries_are_off():
+    transport = FakeTransport(reply())
+    client(transport, temperature=0.3, max_tokens=99, timeout_sec=12.5, api_base="http://proxy:4000",
+           api_key="sk-x").complete([{"role": "user", "content": "x"}])
+    request = transport.requests[0]
+    assert {k: request[k] for k in ("model", "temperature", "max_tokens", "timeout", "api_base", "api_key",
+                                    "num_retries")} == {
+        "model": MODEL, "temperature": 0.3, "max_tokens": 99, "timeout": 12.5, "api_base": "http://proxy:4000",
+        "api_key": "sk-x", "num_retries": 0}
+    assert "tools" not in request and "response_format" not in request
+
+
+def test_unset_key_and_base_are_not_sent():
+    transport = FakeTransport(reply())
+    client(transport).complete([{"role": "user", "content": "x"}])
+    assert "api_key" not in transport.requests[0] and "api_base" not in transport.requests[0]
+
+
+def test_tool_calls_are_parsed():
+    calls = [{"id": "toolu_1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ls -la"}'}},
+             {"id": None, "type": "function", "function": {"name": "submit", "arguments": "{}"}}]
+    transport = FakeTransport(reply(None, tool_calls=calls))
+    llm = client(transport)
+    response = llm.complete([{"role": "user", "content": "list"}], tools=[BASH_TOOL])
+    assert transport.requests[0]["tools"] == [BASH_TOOL]
+    assert [(c.name, c.arguments) for c in response.tool_calls] == [("bash", '{"command": "ls -la"}'), ("submit", "{}")]
+    assert response.tool_calls[0].id == "toolu_1" and response.tool_calls[1].id
+    assert response.finish_reason == "tool_calls"
+    message = response.message()
+    assert message["role"] == "assistant" and message["tool_calls"][0]["function"]["name"] == "bash"
+
+
+def test_usage_and_duration_are_reported():
+    response = client(FakeTransport(reply(prompt=120, completion=30))).complete([{"role": "user", "content": "x"}])
+    assert (response.usage.prompt_tokens, response.usage.completion_tokens, response.usage.total_tokens) == (120, 30, 150)
+    assert response.model == MODEL and response.duration_sec >= 0
+
+
+def test_supports_tools_comes_from_litellm_and_can_be_overridden():
+    accounting = Accounting()
+    assert LLMClient(ModelConfig(model=MODEL), accounting, role="agent").supports_tools is True
+    assert LLMClient(ModelConfig(model="nobody/unknown-model"), accounting, role="agent").supports_tools is False
+    forced = LLMClient(ModelConfig(model="nobody/unknown-model"), accounting, role="agent", supports_tools=True)
+    assert forced.supports_tools is True
+
+
+def test_tools_for_a_model_without_tool_calling_are_refused():
+    transport = FakeTransport(reply())
+    llm = LLMClient(ModelConfig(model="nobody/unknown-model"), Accounting(), role="agent", completion_fn=transport)
+    with pytest.raises(LLMError, match="no native tool calling"):
+        llm.complete([{"role": "user", "content": "x"}], tools=[BASH_TOOL])
+    assert transport.requests == []
+
+
+# ----------------------------------------------------------------------------------------------
+# Cost, accounting, budgets
+
+
+def test_cost_comes_from_litellm_cost_map():
+    accounting = Accounting()
+    response = client(FakeTransport(reply(prompt=1000, completion=1000, model="gpt-4o-mini")), accounting=accounting,
+                      model="gpt-4o-mini").complete([{"role": "user", "content": "x"}], task_id="t1")
+    expected = litellm.completion_cost(completion_response=reply(prompt=1000, completion=1000, model="gpt-4o-mini"),
+                                       model="gpt-4o-mini")
+    assert response.cost == pytest.approx(expected) and response.cost > 0
+    assert accounting.totals(task_id="t1").cost == pytest.approx(expected)
+
+
+def test_unknown_model_costs_zero_with_one_warning(caplog):
+    accounting = Accounting()
+    llm = client(FakeTransport(reply(model="nobody/unknown-model")), accounting=accounting, model="nobody/unknown-model")
+    with caplog.at_level(logging.WARNING, logger="adaptive_skill.llm.accounting"):
+        costs = [llm.complete([{"role": "user", "content": "x"}]).cost for _ in range(3)]
+    assert costs == [0.0, 0.0, 0.0]
+    warnings = [r for r in caplog.records if "nobody/unknown-model" in r.getMessage()]
+    assert len(warnings) == 1
+    assert "counts as 0" in warnings[0].getMessage()
+    assert accounting.totals().calls == 3
+
+
+def test_accounting_by_role_task_model_and_run():
+    accounting = Accounting()
+    agent = client(FakeTransport(reply(prompt=10, completion=5, cost=0.01)), accounting=accounting)
+    judge = LLMClient(ModelConfig(model="openai/gpt-4o-mini"), accounting, role="judge",
+                      completion_fn=FakeTransport(reply(prompt=100, completion=50, cost=0.1)))
+    agent.complete([{"role": "user", "content": "x"}], task_id="a")
+    agent.complete([{"role": "user", "content": "x"}], task_id="b")
+    judge.complete([{"role": "user", "content": "x"}], task_id="a")
+    snap = accounting.snapshot()
+    assert snap["run"]["calls"] == 3 and snap["run"]["total_tokens"] == 180
+    assert snap["run"]["cost"] == pytest.approx(0.12)
+    assert snap["roles"]["agent"]["total_tokens"] == 30 and snap["roles"]["judge"]["calls"] == 1
+    assert snap["tasks"]["a"]["total_tokens"] == 165 and snap["tasks"]["b"]["calls"] == 1
+    assert set(snap["models"]) == {MODEL, "openai/gpt-4o-mini"}
+
+
+def test_task_token_budget_stops_before_calling():
+    accounting = Accounting(LimitsConfig(max_tokens_per_task=100))
+    transport = FakeTransport(reply(prompt=40, completion=20))
+    llm = client(transport, accounting=accounting)
+    llm.complete([{"role": "user", "content": "x"}], task_id="t1")
+    llm.complete([{"role": "user", "content": "x"}], task_id="t1")  # 60 < 100: allowed, reaches 120
+    with pytest.raises(BudgetExceeded, match=r"task t1 token budget spent \(120 of 100\)"):
+        llm.complete([{"role": "user", "content": "x"}], task_id="t1")
+    assert len(transport.requests) == 2
+    llm.complete([{"role": "user", "content": "x"}], task_id="t2")  # another task has its own budget
+    assert len(transport.requests) == 3
+
+
+def test_run_cost_budget_stops_every_role():
+    accounting = Accounting(LimitsConfig(max_cost_per_run=0.05))
+    transport = FakeTransport(reply(cost=0.03))
+    agent = client(transport, accounting=accounting)
+    judge = LLMClient(ModelConfig(model=MODEL), accounting, role="judge", completion_fn=transport)
+    agent.complete([{"role": "user", "content": "x"}], task_id="t1")
+    judge.complete([{"role": "user", "content": "x"}])
+    for llm, task in ((agent, "t2"), (judge, None)):
+        with pytest.raises(BudgetExceeded, match=r"run cost budget spent"):
+            llm.complete([{"role": "user", "content": "x"}], task_id=task)
+    assert len(transport.requests) == 2
+
+
+def test_budget_is_rechecked_before_each_retry():
+    accounting = Accounting(LimitsConfig(max_tokens_per_run=10))
+    transport = FakeTransport(rate_limit())
+
+    def others_spend_while_we_wait(_: float) -> None:
+        accounting.record(role="judge", model=MODEL, task_id=None, usage=Usage(8, 4), cost=0.0)
+
+    llm = LLMClient(ModelConfig(model=MODEL), accounting, role="agent", completion_fn=transport,
+                    sleep=others_spend_while_we_wait)
+    with pytest.raises(BudgetExceeded):
+        llm.complete([{"role": "user", "content": "x"}])
+    assert len(transport.requests) == 1
+
+
+def test_concurrent_calls_are_capped_across_roles():
+    accounting = Accounting(LimitsConfig(max_concurrent_llm_calls=3))
+    transport = FakeTransport(reply(), delay=0.05)
+    agent = client(transport, accounting=accounting)
+    judge = LLMClient(ModelConfig(model=MODEL), accounting, role="judge", completion_fn=transport)
+    threads = [threading.Thread(target=llm.complete, args=([{"role": "user", "content": "x"}],))
+               for llm in (agent, judge) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(transport.requests) == 12
+    assert transport.max_in_flight == 3
+    assert accounting.totals().calls == 12
+
+
+# ----------------------------------------------------------------------------------------------
+# Structured output
+
+
+class Verdict(BaseModel):
+    score: int
+    category: str
+
+
+def test_complete_json_asks_for_the_schema_and_validates():
+    transport = FakeTransport(reply('{"score": 7, "category": "git"}'))
+    verdict = client(transport).complete_json([{"role": "system", "content": "You judge."},
+                                               {"role": "user", "content": "judge this"}], Verdict)
+    assert verdict == Verdict(score=7, category="git")
+    request = transport.requests[0]
+    assert request["response_format"]["type"] == "json_schema"  # litellm knows this model supports schemas
+    assert request["response_format"]["json_schema"]["schema"] == Verdict.model_json_schema()
+    system = request["messages"][0]
+    assert system["role"] == "system" and system["content"].startswith("You judge.")
+    assert '"score"' in system["content"]  # the schema is in the prompt as well
+    assert len(request["messages"]) == 2
+
+
+def test_json_mode_falls_back_to_the_prompt_for_unknown_models():
+    transport = FakeTransport(reply('{"score": 1, "category": "x"}'))
+    llm = client(transport, model="nobody/unknown-model")
+    llm.complete_json([{"role": "user", "content": "judge"}], Verdict)
+    request = transport.requests[0]
+    assert "response_format" not in request
+    assert request["messages"][0]["role"] == "system" and "JSON schema" in request["messages"][0]["content"]
+
+
+def test_complete_json_tolerates_fences():
+    transport = FakeTransport(reply('Here you go:\n```json\n{"score": 3, "category": "sql"}\n```\n'))
+    assert client(transport).complete_json([{"role": "user", "content": "x"}], Verdict) == Verdict(score=3, category="sql")
+    assert len(transport.requests) == 1
+
+
+def test_complete_json_repairs_once_showing_the_error():
+    transport = FakeTransport(reply('{"score": "high"}'), reply('{"score": 9, "category": "git"}'))
+    accounting = Accounting()
+    verdict = client(transport, accounting=accounting).complete_json([{"role": "user", "content": "x"}], Verdict,
+                                                                     task_id="t9")
+    assert verdict.score == 9
+    repair = transport.requests[1]["messages"]
+    assert repair[-2] == {"role": "assistant", "content": '{"score": "high"}'}
+    assert "score: Input should be a valid integer" in repair[-1]["content"]
+    assert "category: Field required" in repair[-1]["content"]
+    assert accounting.totals(task_id="t9").calls == 2  # both calls are accounted
+
+
+def test_complete_json_gives_up_after_one_repair():
+    transport = FakeTransport(reply("not json at all"), reply('{"score": 1}'))
+    with pytest.raises(StructuredOutputError) as caught:
+        client(transport).complete_json([{"role": "user", "content": "x"}], Verdict)
+    assert caught.value.raw == '{"score": 1}'
+    assert "Verdict" in str(caught.value) and "category" in str(caught.value)
+    assert len(transport.requests) == 2
+
+
+# ----------------------------------------------------------------------------------------------
+# Factory
+
+
+def test_make_llm_routes_by_model_name(tmp_path):
+    script = tmp_path / "s.yaml"
+    script.write_text("- content: hi\n")
+    accounting = Accounting()
+    scripted = make_llm(ModelConfig(model=f"scripted/{script}"), accounting, "agent")
+    assert isinstance(scripted, ScriptedLLM) and scripted.complete([]).content == "hi"
+    assert scripted.accounting is accounting
+    real = make_llm(ModelConfig(model=MODEL), accounting, "judge")
+    assert isinstance(real, LLMClient) and real.role == "judge" and real.accounting is accounting
+
+
+def test_importing_the_package_does_not_import_litellm():
+    code = "import sys, adaptive_skill.llm; print('litellm' in sys.modules, 'llama_cpp' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_the_client_satisfies_the_protocol():
+    assert isinstance(client(FakeTransport(reply())), LLM)
