@@ -25,7 +25,7 @@ from pathlib import Path
 
 from adaptive_skill.sandbox.base import CommandResult, SandboxError, SandboxInfo, SandboxLimits
 from adaptive_skill.sandbox.cleanup import open_sandboxes
-from adaptive_skill.sandbox.shell import KILL_TREE_SCRIPT, SHELL_ARGV, ShellSession
+from adaptive_skill.sandbox.shell import INTERRUPT_SCRIPT, SHELL_ARGV, ShellSession
 
 
 class LocalSandboxWarning(UserWarning):
@@ -80,7 +80,7 @@ class LocalSandbox:
         try:
             if self._shell is not None and self._shell.pid:
                 # Everything the shell started, then its process group (background jobs included).
-                self._backend.run_helper(KILL_TREE_SCRIPT, str(self._shell.pid), "0", "0")
+                self._backend.run_helper(INTERRUPT_SCRIPT, str(self._shell.pid), "0", "0")
                 _killpg(self._shell.pid)
             if self._shell is not None:
                 self._shell.close()

@@ -30,41 +30,50 @@ SHELL_ARGV = ["bash", "--noprofile", "--norc", "--noediting", "-i"]
 SENTINEL_FD = 87
 _POLL_SEC = 1.0  # how long silence lasts before we check whether the shell is still alive
 
-# Ctrl-C for the shell's process group. Without job control, background jobs (`cmd &`) ignore
-# SIGINT, so a server the agent started earlier survives, as it would in a terminal.
-INTERRUPT_SCRIPT = 'kill -INT -- "-$1" 2>/dev/null; :'
-KILL_SHELL_SCRIPT = 'kill -KILL -- "$1" 2>/dev/null; :'
-
-# SIGKILL the process trees the timed-out command started: children of the shell (and, in a
-# container, orphans adopted by PID 1) that started after the command did, with all their
-# descendants. Older background jobs are spared. Pure bash over /proc: no ps in minimal images.
-# Several passes, because a process may fork while we look.
-KILL_TREE_SCRIPT = r"""
+# What a timeout does, run out of band with the shell's pid, the command's start (in clock ticks
+# since boot) and whether orphans count:
+# 1. Ctrl-C for the shell's process group: the interactive shell abandons the whole line, loops
+#    included. Background jobs started earlier ignore SIGINT (no job control), so they survive.
+# 2. SIGKILL for every process tree the command started: children of the shell (and, in a
+#    container, orphans adopted by PID 1) started after the command began, with their
+#    descendants; several passes, because a process may fork while we look. Older jobs are spared.
+# Twice, because a child killed by SIGKILL (it ignored SIGINT) lets the shell go on with the rest
+# of the line, and the second Ctrl-C stops that. Pure bash over /proc: minimal images have no ps or pkill.
+INTERRUPT_SCRIPT = r"""
 shell=$1 since=$2 orphans=$3
-for pass in 1 2 3 4 5; do
-  unset parent start; declare -A parent=() start=()
-  for d in /proc/[0-9]*; do
-    read -r s < "$d/stat" 2>/dev/null || continue
-    s=${s##*) }; set -- $s
-    [[ $1 == Z ]] && continue   # already dead, waiting to be reaped
-    parent[${d#/proc/}]=$2; start[${d#/proc/}]=${20}
+kill_tree() {
+  local pass p pp d s i
+  for pass in 1 2 3 4 5; do
+    unset parent start; declare -A parent=() start=()
+    for d in /proc/[0-9]*; do
+      read -r s < "$d/stat" 2>/dev/null || continue
+      s=${s##*) }; set -- $s
+      [[ $1 == Z ]] && continue   # dead already, waiting to be reaped
+      parent[${d#/proc/}]=$2; start[${d#/proc/}]=${20}
+    done
+    victims=()
+    for p in "${!parent[@]}"; do
+      pp=${parent[$p]}
+      if [[ $pp == "$shell" || ( $orphans == 1 && $pp == 1 && $p != "$shell" ) ]] \
+         && (( ${start[$p]} >= since )); then victims+=("$p"); fi
+    done
+    i=0
+    while (( i < ${#victims[@]} )); do
+      for p in "${!parent[@]}"; do [[ ${parent[$p]} == "${victims[i]}" ]] && victims+=("$p"); done
+      i=$((i + 1))
+    done
+    (( ${#victims[@]} )) || return 0
+    kill -KILL "${victims[@]}" 2>/dev/null
   done
-  victims=()
-  for p in "${!parent[@]}"; do
-    pp=${parent[$p]}
-    if [[ $pp == "$shell" || ( $orphans == 1 && $pp == 1 && $p != "$shell" ) ]] \
-       && (( ${start[$p]} >= since )); then victims+=("$p"); fi
-  done
-  i=0
-  while (( i < ${#victims[@]} )); do
-    for p in "${!parent[@]}"; do [[ ${parent[$p]} == "${victims[i]}" ]] && victims+=("$p"); done
-    i=$((i + 1))
-  done
-  (( ${#victims[@]} )) || break
-  kill -KILL "${victims[@]}" 2>/dev/null
+}
+for round in 1 2; do
+  kill -INT -- "-$shell" 2>/dev/null
+  sleep 0.1   # a process that dies of SIGINT (not SIGKILL) makes the shell drop the rest of the line
+  [[ $since == none ]] || kill_tree
 done
 :
 """
+KILL_SHELL_SCRIPT = 'kill -KILL -- "$1" 2>/dev/null; :'
 
 
 class ShellChannel(Protocol):
@@ -233,17 +242,17 @@ class ShellSession:
         sync = f"__AS_SYNC_{tag}__".encode()
         done = f"__AS_DONE_{tag}__".encode()
         restarted = False
+        before = len(self._buf)  # output the command printed before we interrupted it
         try:
-            self._backend.run_helper(INTERRUPT_SCRIPT, str(self.pid))
+            self._interrupt(started)
             self._send(f"{_marker_line('SYNC', tag, '%s')} \"$PWD\" >&{SENTINEL_FD}\n")
-            found = self._read_marker(sync, time.monotonic() + 1.0)
-            if found is None:
-                self._kill_tree(started)
-                found = self._read_marker(sync, time.monotonic() + 3.0)
-            if found is None:
+            found = self._read_marker(sync, time.monotonic() + 3.0)
+            if found is None:  # still busy: the shell itself ignores SIGINT (the command trapped it)
                 raise _ShellExited
             output, cwd = found
             self.cwd = cwd.decode("utf-8", "replace")
+            if not output[before:].strip(b"\n"):
+                output = output[:before]  # only the newline bash prints for each Ctrl-C
         except _ShellExited:
             output = bytes(self._buf)
             self._backend.run_helper(KILL_SHELL_SCRIPT, str(self.pid))
@@ -256,12 +265,12 @@ class ShellSession:
         return CommandResult(output=text, exit_code=None, timed_out=True,
                              duration_sec=time.monotonic() - started, shell_restarted=restarted)
 
-    def _kill_tree(self, started: float) -> None:
-        if self._uptime_offset is None:
-            return  # no /proc/uptime where the shell runs; the last resort (a new shell) remains
-        since_cs = int((started + self._uptime_offset) * 100) - 2  # 2 ticks of rounding slack
-        self._backend.run_helper(KILL_TREE_SCRIPT, str(self.pid), str(since_cs),
-                                 "1" if self._kill_orphans else "0")
+    def _interrupt(self, started: float) -> None:
+        """Ctrl-C the command, and kill every process tree it started (see INTERRUPT_SCRIPT)."""
+        # The command's start on the clock where it runs. Our estimate of that clock lags by up to
+        # a tick, which moves `since` earlier: no process of the command can be missed.
+        since = "none" if self._uptime_offset is None else str(int((started + self._uptime_offset) * 100))
+        self._backend.run_helper(INTERRUPT_SCRIPT, str(self.pid), since, "1" if self._kill_orphans else "0")
 
     def _restart(self) -> None:
         self.close()

@@ -1,0 +1,100 @@
+"""Shared fixtures. Docker tests use a real engine: no mocks.
+
+Where no engine answers, Docker tests are skipped and say why; under CI (env CI set) they fail
+instead, so a CI machine never passes by silently skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+# Every container a test session creates carries this label, so the session can remove its own
+# leftovers at the end without touching anyone else's (other sessions may run at the same time).
+TEST_SESSION_LABEL = "adaptive-skill.test-session"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: Docker tests must run, not skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def docker_client():
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.sandbox.engine import connect
+
+    try:
+        client = connect(timeout=120)
+    except UserError as exc:
+        _unavailable(f"no Docker engine answers: {exc}")
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def base_image(docker_client) -> str:
+    """debian:bookworm-slim, built offline from Debian packages if this machine lacks it."""
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.sandbox.debian_base import ensure_base_images
+
+    try:
+        ensure_base_images(docker_client)
+    except UserError as exc:
+        _unavailable(f"cannot make the Debian base images: {exc}")
+    return "debian:bookworm-slim"
+
+
+@pytest.fixture(scope="session")
+def test_session_labels(docker_client):
+    """Labels for the containers of this test session; whatever is left at the end is removed."""
+    labels = {TEST_SESSION_LABEL: uuid.uuid4().hex[:12]}
+    yield labels
+    selector = f"{TEST_SESSION_LABEL}={labels[TEST_SESSION_LABEL]}"
+    for container in docker_client.containers.list(all=True, filters={"label": selector}):
+        container.remove(force=True)
+
+
+@pytest.fixture(scope="session")
+def sandbox_image(docker_client, base_image, tmp_path_factory) -> str:
+    """A tiny image for sandbox tests: debian:bookworm-slim plus a file and a workdir, no apt."""
+    from adaptive_skill.sandbox.images import build_task_image
+    from adaptive_skill.tasks.model import Task
+
+    root = tmp_path_factory.mktemp("sandbox-image")
+    env = root / "environment"
+    env.mkdir()
+    (env / "Dockerfile").write_text(f"FROM {base_image}\nWORKDIR /app\nCOPY hello.txt /app/hello.txt\n")
+    (env / "hello.txt").write_text("hello from the image\n")
+    task = Task(id="sandbox-tests", path=root, layout="harbor", instruction="", environment_dir=env,
+                dockerfile=env / "Dockerfile", build_timeout_sec=300)
+    return build_task_image(task, docker_client)
+
+
+@pytest.fixture
+def make_sandbox(docker_client, sandbox_image, test_session_labels):
+    """Open Docker sandboxes (closed at the end of the test): make_sandbox(limits=..., **kwargs)."""
+    from adaptive_skill.sandbox.docker_sandbox import DockerSandbox
+
+    opened = []
+
+    def make(limits=None, **kwargs):
+        labels = {**test_session_labels, **kwargs.pop("labels", {})}
+        sandbox = DockerSandbox(kwargs.pop("image", sandbox_image), limits, client=docker_client,
+                                labels=labels, **kwargs)
+        sandbox.start()
+        opened.append(sandbox)
+        return sandbox
+
+    yield make
+    for sandbox in opened:
+        sandbox.close()
+
+
+@pytest.fixture
+def sandbox(make_sandbox):
+    return make_sandbox()
+
