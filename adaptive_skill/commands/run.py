@@ -13,7 +13,8 @@ from adaptive_skill.commands.common import add_config_args
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="run an agent on a batch of tasks and verify the results")
     parser.add_argument("--suite", required=True, metavar="DIR", help="directory of tasks")
-    parser.add_argument("--agent", default="oracle", choices=["oracle", "nop"], help="which agent runs")
+    parser.add_argument("--agent", default="oracle", choices=["oracle", "nop", "llm"],
+                        help="which agent runs (llm: models.agent from the config)")
     parser.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks (repeatable)")
     parser.add_argument("--workers", type=int, default=2, metavar="N", help="attempts in parallel (default 2)")
     parser.add_argument("--out", metavar="DIR",
@@ -38,9 +39,20 @@ def run_cmd(args: argparse.Namespace) -> int:
     config = load_config_from_args(args)
     suite = load_suite(Path(args.suite))
     tasks = [find_task(suite, t) for t in args.task] if args.task else suite
-    agent = HARNESS_AGENTS[args.agent]()
     provider = make_provider(config.sandbox)
     out = Path(args.out) if args.out else None
+    if args.agent == "llm":
+        import time
+
+        from adaptive_skill.agent.factory import build_llm_agent
+        from adaptive_skill.workspace import Workspace
+
+        out = out or config.paths.runs_dir / f"run-{time.strftime('%Y%m%d-%H%M%S')}"
+        workspace = Workspace(config.paths.workspace).require()
+        agent = build_llm_agent(config, workspace, out / "trajectories")
+        out = out / "results"
+    else:
+        agent = HARNESS_AGENTS[args.agent]()
 
     with BatchProgress(f"{agent.name} on {len(tasks)} tasks", len(tasks), quiet=args.quiet) as progress:
         results = run_batch(

@@ -53,21 +53,20 @@ class DockerProvider(_Tracking):
 
     def __init__(self, config: SandboxConfig, client=None, force_build: bool = False):
         super().__init__()
-        from adaptive_skill.sandbox.images import docker_client
+        from adaptive_skill.sandbox.engine import connect
 
         self.config = config
-        self.client = client or docker_client()
+        self.client = client or connect()
         self.force_build = force_build
         self._images: dict[str, str] = {}
         self._lock_images = threading.Lock()
 
     def prepare(self, task: Task) -> None:
-        from adaptive_skill.sandbox.images import build_task_image, ensure_base_images
+        from adaptive_skill.sandbox.images import build_task_image
 
-        with self._lock_images:
+        with self._lock_images:  # one build at a time: parallel builds only fight over 2 cores
             if task.id in self._images:
                 return
-            ensure_base_images(self.client)
             self._images[task.id] = build_task_image(task, self.client, force=self.force_build)
 
     def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox:

@@ -53,7 +53,7 @@ mkdir -p {TESTS_DIR} {LOGS_DIR} || exit 3
 for d in {TESTS_DIR} /logs {LOGS_DIR}; do
   [ -d "$d" ] && [ ! -L "$d" ] || exit 4
 done
-[ -z "$(ls -A {TESTS_DIR} {LOGS_DIR})" ] || exit 5
+[ -z "$(ls -A {TESTS_DIR})" ] && [ -z "$(ls -A {LOGS_DIR})" ] || exit 5
 exit 0
 """
 

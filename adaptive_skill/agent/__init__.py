@@ -1,0 +1,1 @@
+"""The terminal agent: loop, tool protocols and trajectories."""

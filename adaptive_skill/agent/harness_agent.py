@@ -1,0 +1,38 @@
+"""The terminal agent behind the harness's Agent protocol, so `run --agent llm` and the engine
+treat it like oracle and nop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adaptive_skill.agent.loop import AgentLimits, StepMonitor, TerminalAgent
+from adaptive_skill.harness.results import AgentOutcome
+from adaptive_skill.llm.base import LLM
+from adaptive_skill.sandbox.base import Sandbox
+from adaptive_skill.tasks.model import Task
+from adaptive_skill.workspace import Workspace
+
+_OUTCOME = {"submitted": "completed", "step_limit": "completed", "timeout": "timeout",
+            "budget": "error", "error": "error", "halted": "error"}
+
+
+class LLMAgent:
+    name = "llm"
+
+    def __init__(self, llm: LLM, workspace: Workspace, trajectories_dir: Path, limits: AgentLimits,
+                 monitor_factory=None):
+        self.llm, self.workspace, self.trajectories_dir = llm, workspace, trajectories_dir
+        self.limits = limits
+        self.monitor_factory = monitor_factory  # one fresh monitor per attempt: it keeps state
+
+    def solve(self, task: Task, sandbox: Sandbox) -> AgentOutcome:
+        limits = AgentLimits(**{**self.limits.__dict__,
+                                "wall_time_sec": min(self.limits.wall_time_sec, task.agent_timeout_sec)})
+        monitor: StepMonitor | None = self.monitor_factory(task) if self.monitor_factory else None
+        agent = TerminalAgent(self.llm, self.workspace, limits, monitor=monitor)
+        path = self.trajectories_dir / f"{task.id}.json"
+        trajectory = agent.run(task.id, task.instruction, sandbox, path)
+        detail = f"{trajectory.status} after {len(trajectory.steps)} steps"
+        if reason := trajectory.metadata.get("stop_reason"):
+            detail += f": {reason}"
+        return AgentOutcome(status=_OUTCOME[trajectory.status], detail=detail, trajectory_path=str(path))

@@ -1,0 +1,52 @@
+"""`adaptive-skill solve TASK_DIR`: one task, one LLM agent attempt, verified; prints the outcome
+and where the trajectory is."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from adaptive_skill.commands.common import add_config_args
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("solve", help="run the LLM agent on one task and verify the result")
+    parser.add_argument("task_dir", metavar="TASK_DIR")
+    parser.add_argument("--model", "-m", help="the agent's model (default: models.agent.model from the config)")
+    parser.add_argument("--workspace", "-w", metavar="DIR", help="workspace with prompts and skills "
+                                                                  "(default: paths.workspace from the config)")
+    parser.add_argument("--out", metavar="DIR", help="where the trajectory goes (default runs/solve-<time>/)")
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    add_config_args(parser)
+    parser.set_defaults(handler=solve_cmd)
+
+
+def solve_cmd(args: argparse.Namespace) -> int:
+    from adaptive_skill.agent.factory import build_llm_agent
+    from adaptive_skill.commands.common import load_config_from_args
+    from adaptive_skill.harness.attempt import run_attempt
+    from adaptive_skill.harness.providers import make_provider
+    from adaptive_skill.tasks import load_task
+    from adaptive_skill.workspace import Workspace
+
+    overrides = list(args.overrides)
+    if args.model:
+        overrides.append(f"models.agent.model={args.model}")
+    args.overrides = overrides
+    config = load_config_from_args(args)
+    task = load_task(Path(args.task_dir))
+    workspace = Workspace(Path(args.workspace) if args.workspace else config.paths.workspace).require()
+    out = Path(args.out) if args.out else config.paths.runs_dir / f"solve-{time.strftime('%Y%m%d-%H%M%S')}"
+    agent = build_llm_agent(config, workspace, out / "trajectories")
+    result = run_attempt(task, agent, make_provider(config.sandbox))
+    (out / "results").mkdir(parents=True, exist_ok=True)
+    (out / "results" / f"{task.id}.json").write_text(json.dumps(result.to_dict(), indent=2))
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        verdict = "passed" if result.passed else f"failed ({result.failure_mode})"
+        print(f"{task.id}: {verdict}; {result.detail.splitlines()[0] if result.detail else ''}")
+        print(f"trajectory: {result.trajectory_path}")
+    return 0
