@@ -50,6 +50,7 @@ class DockerSandbox:
         self._shell: ShellSession | None = None
         self._lock = threading.Lock()
         self._closed = False
+        open_sandboxes.install_signal_handlers()  # here too: start() may run in a worker thread
 
     # -- lifecycle -----------------------------------------------------------------------------
 

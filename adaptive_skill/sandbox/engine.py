@@ -21,6 +21,9 @@ def connect(timeout: float = 60.0):
         client.ping()
     except Exception as exc:  # DockerException, requests errors, bad DOCKER_HOST: all the same to a user
         raise UserError(f"cannot reach the Docker engine: {one_line(exc)}") from exc
+    from adaptive_skill.sandbox.cleanup import open_sandboxes
+
+    open_sandboxes.install_signal_handlers()  # connecting usually happens in the main thread
     return client
 
 

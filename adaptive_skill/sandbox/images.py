@@ -221,9 +221,22 @@ def _run_build(client, task: Task, tag: str, context, record: Callable[[str], No
         watchdog.cancel()
         response.close()
     if timed_out.is_set():
+        _remove_step_container(client, tail())
         raise ImageBuildError(task.id, tag, f"timed out after {task.build_timeout_sec:g} s", tail())
     if error:
         raise ImageBuildError(task.id, tag, error, tail())
+
+
+def _remove_step_container(client, log: str) -> None:
+    """The engine cancels a build whose client left, but lazily: remove the running step's container now."""
+    import docker
+
+    steps = re.findall(r"---> Running in ([0-9a-f]{12,64})", log)
+    if steps:
+        try:
+            client.api.remove_container(steps[-1], force=True)
+        except docker.errors.APIError:
+            pass  # already gone
 
 
 def _shutdown(response) -> None:

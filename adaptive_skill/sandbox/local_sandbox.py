@@ -44,6 +44,7 @@ class LocalSandbox:
         self._backend: _LocalShellBackend | None = None
         self._lock = threading.Lock()
         self._closed = False
+        open_sandboxes.install_signal_handlers()  # here too: start() may run in a worker thread
         warnings.warn(
             f"LocalSandbox isolates nothing: commands run on this machine as {getpass.getuser()}, "
             f"with its files and network, starting in {self.root}; limits are not enforced",
