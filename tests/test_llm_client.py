@@ -441,3 +441,12 @@ def test_importing_the_package_does_not_import_litellm():
 
 def test_the_client_satisfies_the_protocol():
     assert isinstance(client(FakeTransport(reply())), LLM)
+
+
+def test_a_malformed_response_is_an_llm_error():
+    empty = litellm.ModelResponse(model=MODEL, choices=[])
+    empty.choices = []
+    accounting = Accounting()
+    with pytest.raises(LLMError, match=r"malformed response: IndexError"):
+        client(FakeTransport(empty), accounting=accounting).complete([{"role": "user", "content": "x"}])
+    assert accounting.totals().failed_calls == 1

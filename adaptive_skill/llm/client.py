@@ -129,7 +129,11 @@ class LLMClient:
             self.accounting.record_failure(role=self.role, model=self.model, task_id=task_id)
             raise self._failure(kind, error, attempt) from error
 
-        response = self._response(raw, litellm, duration=time.monotonic() - started)
+        try:
+            response = self._response(raw, litellm, duration=time.monotonic() - started)
+        except (AttributeError, IndexError, KeyError, TypeError) as exc:  # a provider broke the OpenAI shape
+            self.accounting.record_failure(role=self.role, model=self.model, task_id=task_id)
+            raise LLMError(f"{self.model}: malformed response: {_one_line(exc)}") from exc
         self.accounting.record(role=self.role, model=self.model, task_id=task_id, usage=response.usage,
                                cost=response.cost, duration_sec=response.duration_sec, attempts=attempt)
         return response
