@@ -36,20 +36,24 @@ def with_instruction(messages: list[dict[str, Any]], schema: type[Schema]) -> li
 
 def parse_json(text: str | None, schema: type[Schema]) -> Schema:
     """Validate `text` against `schema`, tolerating ```json fences and prose around one object.
-    Raises ValueError (json or pydantic) with the reason."""
+    Raises ValueError (a json or pydantic error) with the reason."""
     if not text or not text.strip():
         raise ValueError("the reply was empty")
-    candidate = text.strip()
-    fenced = _FENCE.search(candidate)
-    if fenced:
-        candidate = fenced.group(1).strip()
-    try:
-        return schema.model_validate_json(candidate)
-    except ValidationError as exc:
-        start, end = candidate.find("{"), candidate.rfind("}")
-        if _is_json_syntax_error(exc) and 0 <= start < end:
-            return schema.model_validate_json(candidate[start:end + 1])
-        raise
+    text = text.strip()
+    candidates = [text]
+    if fenced := _FENCE.search(text):
+        candidates.append(fenced.group(1).strip())
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:  # prose around the object (or fences broken by backticks inside strings)
+        candidates.append(text[start:end + 1])
+    errors = []
+    for candidate in candidates:
+        try:
+            return schema.model_validate_json(candidate)
+        except ValidationError as exc:
+            errors.append(exc)
+    # A schema error says what to fix; a syntax error of a wrapped candidate says little.
+    raise next((e for e in errors if not _is_json_syntax_error(e)), errors[0])
 
 
 def complete_json(ask: Callable[[list[dict[str, Any]]], LLMResponse], messages: list[dict[str, Any]],
