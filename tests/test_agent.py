@@ -1,0 +1,225 @@
+"""The terminal agent driven by the scripted model: both tool protocols, read_skill, malformed
+replies, limits, budgets, monitor interventions and per-step trajectory writes. Commands run in
+the real LocalSandbox (a persistent bash in a temporary directory)."""
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+from adaptive_skill.agent.loop import AgentLimits, Intervention, TerminalAgent, render_system_prompt
+from adaptive_skill.config import LimitsConfig
+from adaptive_skill.llm import Accounting
+from adaptive_skill.llm.scripted import ScriptedLLM
+from adaptive_skill.sandbox.local_sandbox import LocalSandbox
+from adaptive_skill.workspace import Workspace
+
+REPO = Path(__file__).resolve().parents[1]
+WORKSPACE = Workspace(REPO / "workspace")
+
+
+@pytest.fixture
+def sandbox():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        box = LocalSandbox()
+    box.start()
+    yield box
+    box.close()
+
+
+def bash(command: str, **extra):
+    return {"tool_calls": [{"name": "bash", "arguments": {"command": command}}], **extra}
+
+
+def call(tool: str, **arguments):
+    return {"tool_calls": [{"name": tool, "arguments": arguments}]}
+
+
+def text(body: str, lang: str = "bash"):
+    return {"content": f"Thinking about it.\n```{lang}\n{body}\n```"}
+
+
+def run(replies, sandbox, tmp_path, native=True, limits=None, accounting=None, monitor=None):
+    llm = ScriptedLLM(replies, accounting, supports_tools=native)
+    agent = TerminalAgent(llm, WORKSPACE, limits or AgentLimits(), monitor=monitor)
+    path = tmp_path / "traj.json"
+    trajectory = agent.run("t1", "Create hello.txt", sandbox, path)
+    return trajectory, json.loads(path.read_text()), llm
+
+
+def test_native_protocol_full_run(sandbox, tmp_path):
+    trajectory, saved, llm = run([
+        bash("cd /tmp && mkdir -p work && cd work && export GREETING=hi"),
+        bash("pwd; echo $GREETING > hello.txt; cat hello.txt"),  # the shell persisted cd and export
+        call("read_skill", name="check-your-work"),
+        call("submit", answer="wrote hello.txt"),
+    ], sandbox, tmp_path)
+    assert trajectory.status == "submitted" and trajectory.submission == "wrote hello.txt"
+    assert saved["status"] == "submitted" and len(saved["steps"]) == 4
+    second = saved["steps"][1]
+    assert second["tool"] == "bash" and second["exit_code"] == 0 and second["output"].endswith("/work\nhi\n")
+    assert saved["steps"][2]["output"].startswith("\n## Steps")  # the skill body came through read_skill
+    roles = [m["role"] for m in saved["messages"]]
+    assert roles == ["system", "user"] + ["assistant", "tool"] * 4
+    tool_message = saved["messages"][3]
+    assert tool_message["tool_call_id"] == saved["messages"][2]["tool_calls"][0]["id"]
+    assert "[exit code 0]" in tool_message["content"]
+    # the model was offered the three tools, and the skill's description, not its body, is in the prompt
+    assert [t["function"]["name"] for t in llm.requests[0].tools] == ["bash", "read_skill", "submit"]
+    system = saved["messages"][0]["content"]
+    assert "check-your-work: Use before submitting" in system and "## Steps" not in system
+
+
+def test_text_protocol(sandbox, tmp_path):
+    trajectory, saved, llm = run([
+        text("echo one; echo two"),
+        text("check-your-work", "read_skill"),
+        text("all done", "submit"),
+    ], sandbox, tmp_path, native=False)
+    assert trajectory.status == "submitted" and trajectory.submission == "all done"
+    assert llm.requests[0].tools is None
+    assert "exactly ONE fenced block" in saved["messages"][0]["content"]
+    assert saved["messages"][3] == {"role": "user", "content": "Observation (bash):\none\ntwo\n\n[exit code 0]"}
+
+
+def test_malformed_replies_get_a_reminder_then_end_the_attempt(sandbox, tmp_path):
+    two_blocks = {"content": "```bash\nls\n```\n```bash\npwd\n```"}
+    trajectory, saved, _ = run([two_blocks, {"content": "no block"}, text("echo fine"), text("done", "submit")],
+                               sandbox, tmp_path, native=False)
+    assert trajectory.status == "submitted"
+    assert [s["error"] for s in saved["steps"][:2]] == [
+        "format: 2 fenced blocks in one reply; send exactly one", "format: no fenced block in the reply"]
+    assert "could not be used" in saved["messages"][3]["content"]
+
+    bad = [{"content": "nothing"}] * 4
+    trajectory, saved, _ = run(bad, sandbox, tmp_path, native=False, limits=AgentLimits(max_format_errors=3))
+    assert trajectory.status == "error" and saved["metadata"]["stop_reason"] == "4 malformed replies"
+
+
+def test_malformed_native_calls_are_answered(sandbox, tmp_path):
+    replies = [call("rm_rf", path="/"), {"tool_calls": [{"name": "bash", "arguments": "{not json"}]},
+               {"content": "I think I am done"}, call("submit", answer="ok")]
+    trajectory, saved, _ = run(replies, sandbox, tmp_path)
+    assert trajectory.status == "submitted"
+    errors = [s["error"] for s in saved["steps"][:3]]
+    assert errors == ["format: unknown tool 'rm_rf' (tools: bash, read_skill, submit)",
+                      "format: the arguments of bash are not valid JSON", "format: no tool call in the reply"]
+    # every tool call got its tool message before the next turn
+    assert saved["messages"][3]["role"] == "tool" and saved["messages"][5]["role"] == "tool"
+
+
+def test_unknown_skill_is_an_observation_not_a_crash(sandbox, tmp_path):
+    trajectory, saved, _ = run([call("read_skill", name="../../etc/passwd"), call("read_skill", name="nope"),
+                                call("submit", answer="x")], sandbox, tmp_path)
+    assert trajectory.status == "submitted"
+    assert "not a valid skill name" in saved["steps"][0]["error"] and "no skill named" in saved["steps"][1]["error"]
+
+
+def test_output_cut_for_the_model_but_kept_in_full(sandbox, tmp_path):
+    _, saved, _ = run([bash("head -c 50000 /dev/zero | tr '\\0' x"), call("submit", answer="x")], sandbox,
+                      tmp_path, limits=AgentLimits(output_limit_chars=1000))
+    assert len(saved["steps"][0]["output"]) == 50000
+    shown = saved["messages"][3]["content"]
+    assert len(shown) < 1200 and "characters omitted" in shown
+
+
+def test_command_timeout_and_wall_time(sandbox, tmp_path):
+    trajectory, saved, _ = run([bash("sleep 5"), bash("echo still here"), call("submit", answer="x")],
+                               sandbox, tmp_path, limits=AgentLimits(command_timeout_sec=1))
+    assert trajectory.status == "submitted"
+    assert saved["steps"][0]["timed_out"] is True and saved["steps"][0]["exit_code"] is None
+    assert "timed out and was killed" in saved["messages"][3]["content"]
+    assert saved["steps"][1]["output"] == "still here\n"
+
+    trajectory, _, _ = run([bash("sleep 10"), bash("echo never")], sandbox, tmp_path,
+                           limits=AgentLimits(wall_time_sec=1.5))
+    assert trajectory.status == "timeout"
+
+
+def test_step_limit(sandbox, tmp_path):
+    trajectory, saved, _ = run([bash("true")] * 3, sandbox, tmp_path, limits=AgentLimits(max_steps=2))
+    assert trajectory.status == "step_limit" and len(saved["steps"]) == 2
+
+
+def test_budget_stops_the_attempt(sandbox, tmp_path):
+    usage = {"usage": {"prompt_tokens": 60, "completion_tokens": 10}, "cost": 0.02}
+    accounting = Accounting(LimitsConfig(max_tokens_per_task=100))
+    trajectory, saved, llm = run([bash("true", **usage)] * 5, sandbox, tmp_path, accounting=accounting)
+    assert trajectory.status == "budget" and len(saved["steps"]) == 2  # 70, 140 tokens: the third call is refused
+    assert "task t1" in saved["metadata"]["stop_reason"] and llm.remaining == 3
+    assert saved["usage"]["total_tokens"] == 140 and saved["cost"] == pytest.approx(0.04)
+
+
+def test_llm_errors(sandbox, tmp_path):
+    trajectory, saved, _ = run([bash("true"), {"error": "rate_limit"}], sandbox, tmp_path)
+    assert trajectory.status == "error" and "rate" in saved["metadata"]["stop_reason"].lower()
+    # a missing or refused API key is the user's to fix: it ends the command with one line
+    from adaptive_skill.llm import LLMConfigError
+
+    with pytest.raises(LLMConfigError):
+        run([{"error": "auth"}], sandbox, tmp_path)
+
+
+class Crash(Exception):
+    pass
+
+
+class CrashingSandbox:
+    """A real LocalSandbox that dies on its third command, to see what was on disk by then."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, 0
+
+    def run(self, command, timeout=None):
+        self.calls += 1
+        if self.calls == 3:
+            raise Crash("power cut")
+        return self.inner.run(command, timeout)
+
+
+def test_trajectory_is_written_after_every_step(sandbox, tmp_path):
+    llm = ScriptedLLM([bash("echo a"), bash("echo b"), bash("echo c")], supports_tools=True)
+    path = tmp_path / "traj.json"
+    with pytest.raises(Crash):
+        TerminalAgent(llm, WORKSPACE).run("t1", "x", CrashingSandbox(sandbox), path)
+    saved = json.loads(path.read_text())
+    assert [s["output"] for s in saved["steps"]] == ["a\n", "b\n"] and saved["status"] == "running"
+
+
+class ScriptedMonitor:
+    def __init__(self, plan):
+        self.plan = plan
+
+    def observe(self, step, trajectory, context):
+        return self.plan.get(step.index)
+
+
+def test_monitor_nudge_restart_and_terminate(sandbox, tmp_path):
+    monitor = ScriptedMonitor({
+        1: Intervention("nudge", "exact_repetition", "You ran the same command twice; try something else.",
+                        {"command": "ls"}),
+        2: Intervention("restart", "stagnation", "Summary: nothing worked so far.",
+                        context=[{"role": "system", "content": "fresh"}, {"role": "user", "content": "Create hello.txt"}]),
+        3: Intervention("escalate", "repeated_errors", evidence={"count": 3}),
+    })
+    trajectory, saved, llm = run([bash("ls"), bash("ls"), bash("ls"), bash("ls")], sandbox, tmp_path, monitor=monitor)
+    assert trajectory.status == "halted" and saved["metadata"]["needs_review"] is True
+    assert [(e["step"], e["action"]) for e in saved["events"]] == [(1, "nudge"), (2, "restart"), (3, "escalate")]
+    assert llm.requests[1].messages[-1]["content"].startswith("You ran the same command twice")
+    assert [m["content"] for m in llm.requests[2].messages] == ["fresh", "Create hello.txt",
+                                                               "Summary: nothing worked so far."]
+    assert len(saved["messages"]) > len(llm.requests[2].messages)  # the file keeps the whole history
+
+
+def test_system_prompt_template_runs_sandboxed(tmp_path):
+    import shutil
+
+    shutil.copytree(REPO / "workspace", tmp_path / "ws")
+    ws = Workspace(tmp_path / "ws")
+    ws.system_prompt_path.write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    from adaptive_skill.errors import UserError
+
+    with pytest.raises(UserError, match="template error"):
+        render_system_prompt(ws, native_tools=True)
