@@ -118,6 +118,16 @@ class SpiralConfig(_Strict):
     detectors: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
+class JudgeConfig(_Strict):
+    """The label-free judge (observe/). Owned by the observe work; the engine reads these."""
+
+    categories: list[str] = Field(default_factory=lambda: [
+        "build", "debug", "data-processing", "git", "system-administration", "security",
+        "file-operations", "text-processing", "networking", "scripting", "other"])
+    pass_threshold: float = Field(7.0, ge=0.0, le=10.0)  # score >= this counts as "likely solved"
+    compression_budget_tokens: int = Field(2000, ge=200)
+
+
 class SkillRulesConfig(_Strict):
     max_body_chars: int = Field(2000, gt=0)
     require_verification: bool = True
@@ -153,6 +163,7 @@ class EvolveConfig(_Strict):
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     gating: GatingConfig = Field(default_factory=GatingConfig)
     spiral: SpiralConfig = Field(default_factory=SpiralConfig)
+    judge: JudgeConfig = Field(default_factory=JudgeConfig)
     skills: SkillRulesConfig = Field(default_factory=SkillRulesConfig)
     evolver: EvolverConfig = Field(default_factory=EvolverConfig)
 
