@@ -57,8 +57,9 @@ def ensure_base_images(client, names: Sequence[str] = BASE_IMAGE_NAMES, *, mirro
     return missing
 
 
-def build_base_image(client, *, mirror: str | None = None, log: Callable[[str], None] | None = None) -> None:
-    """debootstrap --variant=minbase bookworm, then import the tree as BASE_IMAGE."""
+def build_base_image(client, *, mirror: str | None = None, log: Callable[[str], None] | None = None,
+                     name: str = BASE_IMAGE) -> None:
+    """debootstrap --variant=minbase bookworm, then import the tree as `name`."""
     log = log or _to_stderr
     if shutil.which("debootstrap") is None:
         raise UserError("cannot build the Debian base image: install debootstrap: apt-get install debootstrap")
@@ -83,10 +84,10 @@ def build_base_image(client, *, mirror: str | None = None, log: Callable[[str], 
         _trim(rootfs)
         archive = work / "rootfs.tar"
         subprocess.run(["tar", "--numeric-owner", "-C", str(rootfs), "-cf", str(archive), "."], check=True)
-        repository, tag = _split_name(BASE_IMAGE)
+        repository, tag = _split_name(name)
         # A file path, not a stream: the SDK then waits for the import without an HTTP timeout.
         client.api.import_image(src=str(archive), repository=repository, tag=tag, changes=_IMPORT_CHANGES)
-        log(f"imported {BASE_IMAGE}")
+        log(f"imported {name}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
