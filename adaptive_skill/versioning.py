@@ -139,6 +139,20 @@ class WorkspaceRepo:
             return []
         return sorted(item.name for item in sub) if sub.type == "tree" else []
 
+    def export(self, ref: str, dest: Path) -> Path:
+        """Write the tree of `ref` to the new directory `dest` (no .git): a workspace as it was."""
+        import io
+        import tarfile
+
+        sha = self.resolve(ref)
+        buffer = io.BytesIO()
+        self.repo.archive(buffer, treeish=sha, format="tar")
+        buffer.seek(0)
+        dest.mkdir(parents=True, exist_ok=False)
+        with tarfile.open(fileobj=buffer) as archive:
+            archive.extractall(dest, filter="data")
+        return dest
+
     def diff(self, ref_a: str, ref_b: str, paths: list[str] | None = None) -> str:
         a, b = self.resolve(ref_a), self.resolve(ref_b)
         return self.repo.git.diff(a, b, "--", *(paths or []))

@@ -18,9 +18,12 @@ def agent_limits(config: EvolveConfig) -> AgentLimits:
 
 
 def build_llm_agent(config: EvolveConfig, workspace: Workspace, trajectories_dir: Path, accounting=None,
-                    monitor_factory=None) -> LLMAgent:
+                    monitor_factory=None, llm=None, drafts_dir: Path | None = None) -> LLMAgent:
+    """`llm` lets the engine share one agent model (and its load) across batches; `drafts_dir`
+    turns on solver-proposed skill drafts (solver_proposed)."""
     from adaptive_skill.llm import Accounting, make_llm
 
-    accounting = accounting or Accounting(config.limits)
-    llm = make_llm(config.models.agent, accounting, role="agent")
-    return LLMAgent(llm, workspace, trajectories_dir, agent_limits(config), monitor_factory=monitor_factory)
+    if llm is None:
+        llm = make_llm(config.models.agent, accounting or Accounting(config.limits), role="agent")
+    return LLMAgent(llm, workspace, trajectories_dir, agent_limits(config), monitor_factory=monitor_factory,
+                    drafts_dir=drafts_dir)

@@ -55,13 +55,20 @@ class StepMonitor(Protocol):
 
 
 class TerminalAgent:
-    def __init__(self, llm: LLM, workspace: Workspace, limits: AgentLimits = AgentLimits(),
-                 monitor: StepMonitor | None = None, native_tools: bool | None = None):
+    def __init__(self, llm: LLM, workspace: Workspace | None, limits: AgentLimits = AgentLimits(),
+                 monitor: StepMonitor | None = None, native_tools: bool | None = None,
+                 system_prompt: str | None = None):
+        """`workspace` supplies the system prompt and read_skill; the evolver passes its own
+        `system_prompt` and no workspace (it reads skills with bash in its sandbox)."""
         self.llm = llm
         self.workspace = workspace
         self.limits = limits
         self.monitor = monitor
         self.native = llm.supports_tools if native_tools is None else native_tools
+        if system_prompt is None and workspace is None:
+            raise ValueError("TerminalAgent needs a workspace or a system prompt")
+        self.system_prompt = system_prompt
+        self.tools = [t for t in TOOL_SPECS if workspace is not None or t["function"]["name"] != "read_skill"]
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -69,10 +76,13 @@ class TerminalAgent:
         trajectory = Trajectory(task_id=task_id, model=self.llm.model, instruction=instruction, path=path,
                                 metadata={"protocol": "native" if self.native else "text",
                                           "limits": self.limits.__dict__,
-                                          "skills": self.workspace.skill_names()})
+                                          "skills": self.workspace.skill_names() if self.workspace else []})
         context: list[dict[str, Any]] = []
-        self._add(trajectory, context, {"role": "system", "content": render_system_prompt(self.workspace,
-                                                                                           self.native)})
+        system = self.system_prompt if self.system_prompt is not None else render_system_prompt(
+            self.workspace, self.native)
+        if self.system_prompt is not None and not self.native:
+            system = f"{system.rstrip()}\n\n{TEXT_PROTOCOL_HELP}\n"
+        self._add(trajectory, context, {"role": "system", "content": system})
         self._add(trajectory, context, {"role": "user", "content": instruction})
         trajectory.save()
         deadline = time.monotonic() + self.limits.wall_time_sec
@@ -84,7 +94,7 @@ class TerminalAgent:
                 break
             started = time.monotonic()
             try:
-                response = self.llm.complete(context, tools=TOOL_SPECS if self.native else None, task_id=task_id)
+                response = self.llm.complete(context, tools=self.tools if self.native else None, task_id=task_id)
             except BudgetExceeded as exc:
                 trajectory.status, trajectory.metadata["stop_reason"] = "budget", str(exc)
                 break
@@ -143,6 +153,9 @@ class TerminalAgent:
                     return f"{shown}\n[command timed out and was killed]"
                 return f"{shown}\n[exit code {result.exit_code}]"
             if action.tool == "read_skill":
+                if self.workspace is None:
+                    step.error = "read_skill is not available here"
+                    return "error: read_skill is not available here; use bash to read files"
                 try:
                     skill = self.workspace.skill(action.argument.strip())
                 except SkillError as exc:

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import json
-import os
-import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
+from adaptive_skill.files import write_json_atomic
 from adaptive_skill.harness.agents import Agent
 from adaptive_skill.harness.attempt import run_attempt
 from adaptive_skill.harness.providers import SandboxProvider
@@ -18,13 +17,6 @@ from adaptive_skill.tasks.model import Task
 
 ResultCallback = Callable[[AttemptResult, bool], None]  # (result, was it loaded from disk)
 StartCallback = Callable[[Task], None]
-
-
-def write_json_atomic(path: Path, data: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def load_result(path: Path) -> AttemptResult | None:
@@ -37,8 +29,11 @@ def load_result(path: Path) -> AttemptResult | None:
 
 def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, out_dir: Path | None,
               workers: int = 1, on_result: ResultCallback | None = None,
-              on_start: StartCallback | None = None) -> list[AttemptResult]:
-    """Results in the order of `tasks`. With `out_dir`, results land in out_dir/<task>.json."""
+              on_start: StartCallback | None = None,
+              should_stop: Callable[[], bool] | None = None) -> list[AttemptResult]:
+    """Results in the order of `tasks`. With `out_dir`, results land in out_dir/<task>.json.
+    When `should_stop()` turns true, attempts not yet started are skipped (running ones finish):
+    the list is then shorter than `tasks`."""
     results: dict[str, AttemptResult] = {}
     pending: list[Task] = []
     for task in tasks:
@@ -50,7 +45,9 @@ def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, ou
         else:
             pending.append(task)
 
-    def attempt(task: Task) -> AttemptResult:
+    def attempt(task: Task) -> AttemptResult | None:
+        if should_stop and should_stop():
+            return None
         if on_start:
             on_start(task)
         return run_attempt(task, agent, provider, labels={"adaptive-skill.agent": agent.name})
@@ -63,6 +60,8 @@ def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, ou
             finished, remaining = wait(remaining, return_when=FIRST_COMPLETED)
             for future in finished:
                 result = future.result()
+                if result is None:
+                    continue
                 if out_dir:
                     write_json_atomic(out_dir / f"{result.task_id}.json", result.to_dict())
                 results[result.task_id] = result
@@ -75,4 +74,4 @@ def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, ou
         provider.close_all()
         raise
     pool.shutdown(wait=True)
-    return [results[task.id] for task in tasks]
+    return [results[task.id] for task in tasks if task.id in results]

@@ -7,7 +7,13 @@ Each reply is one of
     {tool_calls: [{name: bash, arguments: {command: ls}}]}
     {error: rate_limit | timeout | auth | bad_request}
 
-with optional `usage: {prompt_tokens, completion_tokens}`, `cost` and `finish_reason`. Errors are
+with optional `usage: {prompt_tokens, completion_tokens}`, `cost` and `finish_reason`.
+
+Rule mode: when any reply has `when: <regex>`, replies are not consumed in order; each request
+gets the first reply whose regex matches the request's text (every message's content and tool
+call arguments, joined), or the first reply without `when` as the default. Rule scripts make a
+model's behaviour depend on what it is shown (skills in the system prompt, commands in a
+trajectory), which keeps multi-role, multi-worker tests deterministic. Errors are
 raised as the real client raises them once its retries are spent. Every request is recorded in
 `requests`; budgets and the concurrency limit of the shared Accounting apply as for real models.
 """
@@ -16,13 +22,14 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from adaptive_skill.llm import structured
 from adaptive_skill.llm.accounting import Accounting
@@ -52,6 +59,17 @@ class ScriptUsage(_Strict):
 
 
 class ScriptReply(_Strict):
+    when: str | None = None  # regex over the request's text: rule mode (see the module docstring)
+
+    @field_validator("when")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"'when' is not a valid regex: {exc}") from None
+        return value
     content: str | dict[str, Any] | list[Any] | None = None
     tool_calls: list[ScriptToolCall] = Field(default_factory=list)
     error: Literal["rate_limit", "timeout", "auth", "bad_request"] | None = None
@@ -112,10 +130,14 @@ class ScriptedLLM:
             self.accounting.check_budget(task_id)
             with self._lock:
                 self.requests.append(ScriptedRequest(copy.deepcopy(messages), copy.deepcopy(tools), task_id, schema))
-                if self._next >= len(self.replies):
-                    raise LLMError(f"{self.model}: script exhausted after {len(self.replies)} replies")
-                reply = self.replies[self._next]
-                self._next += 1
+                if any(r.when is not None for r in self.replies):
+                    reply = _match(self.replies, messages, self.model)
+                    self._next += 1
+                else:
+                    if self._next >= len(self.replies):
+                        raise LLMError(f"{self.model}: script exhausted after {len(self.replies)} replies")
+                    reply = self.replies[self._next]
+                    self._next += 1
         if reply.error:
             self.accounting.record_failure(role=self.role, model=self.model, task_id=task_id)
             raise _scripted_error(self.model, self.role, reply.error)
@@ -142,6 +164,21 @@ def _validate(data: Any, where: str) -> Script:
         first = exc.errors()[0]
         location = ".".join(str(part) for part in first["loc"])
         raise LLMConfigError(f"{where}: {location}: {first['msg']} ({exc.error_count()} problem(s))") from None
+
+
+def _match(replies: list[ScriptReply], messages: list[dict[str, Any]], model: str) -> ScriptReply:
+    parts = []
+    for message in messages:
+        parts.append(str(message.get("content") or ""))
+        parts += [str(call.get("function", {}).get("arguments", "")) for call in message.get("tool_calls") or []]
+    text = "\n".join(parts)
+    for reply in replies:
+        if reply.when is not None and re.search(reply.when, text):
+            return reply
+    for reply in replies:
+        if reply.when is None:
+            return reply
+    raise LLMError(f"{model}: no rule of the script matches the request and there is no default reply")
 
 
 def _response(reply: ScriptReply, model: str, number: int) -> LLMResponse:

@@ -1,0 +1,462 @@
+"""AdaptiveSkillEngine: the overnight cycle, top to bottom.
+
+    Solve    a batch from the rotating train pool, N workers; labels stored apart
+    Observe  signals, compression and the label-free judge; calibration against labels
+    Evolve   the evolver in a sandbox on a copy of the workspace; rules enforced in code
+    Gate     holdout tasks, mutated vs accepted workspace, paired
+    Commit   accepted: commit + tag evo-N; rejected: rollback commit (history kept)
+    Converge EGL window, max cycles, budgets, stop file, signals
+
+Every phase is a unit: its output is written to runs/<id>/cycles/<n>/<phase>.json and the
+checkpoint records it, so `--resume` skips finished phases, and inside Solve and Gate the batch
+runner skips finished attempts.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from adaptive_skill.config import EvolveConfig
+from adaptive_skill.convergence import converged, egl
+from adaptive_skill.errors import UserError
+from adaptive_skill.evolve.rules import skill_names, workspace_hash
+from adaptive_skill.files import read_json, write_json_atomic
+from adaptive_skill.gating import GateDecision, decide
+from adaptive_skill.harness.batch import run_batch
+from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.runs import RunDir
+from adaptive_skill.tasks import Task, batch_for_cycle, load_suite, split_suite
+from adaptive_skill.versioning import EVO_TAG, WorkspaceRepo
+from adaptive_skill.workspace import Workspace, copy_workspace
+
+PHASES = ("solve", "observe", "evolve", "gate", "commit", "converge")
+RESUMABLE = ("stopped",)  # statuses a plain --resume continues; finished runs continue if limits allow
+
+
+class Stop(Exception):
+    """Leave the cycle after the current unit; the checkpoint lets --resume go on."""
+
+
+class AdaptiveSkillEngine:
+    def __init__(self, config: EvolveConfig, run: RunDir, *, provider=None,
+                 evolver_sandbox_factory: Callable[[], Any] | None = None, log: Callable[[str], None] | None = None):
+        from adaptive_skill.harness.providers import make_provider
+        from adaptive_skill.llm import Accounting
+
+        self.config = config
+        self.run_dir = run
+        self.repo = WorkspaceRepo.open(run.workspace)
+        self.state = run.load_checkpoint()
+        self.accounting = Accounting(config.limits)
+        if self.state.get("accounting"):
+            self.accounting.restore(self.state["accounting"])
+        self.provider = provider or make_provider(config.sandbox)
+        self.evolver_sandbox_factory = evolver_sandbox_factory
+        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.suite = load_suite(config.paths.suite)
+        self.train, self.holdout = split_suite(self.suite, config.holdout_ratio, config.seed)
+        self._llms: dict[str, Any] = {}
+        self._judge = None
+        self._signal = threading.Event()
+        self._session_started = time.monotonic()
+
+    # -- creating and resuming ---------------------------------------------------------------
+
+    @classmethod
+    def start(cls, config: EvolveConfig, run_id: str | None = None, **kwargs) -> AdaptiveSkillEngine:
+        Workspace(config.paths.workspace).require()
+        load_suite(config.paths.suite)  # a broken suite fails before anything is created
+        run = RunDir.create(config.paths.runs_dir, config.to_yaml(), run_id)
+        copy_workspace(config.paths.workspace, run.workspace)
+        repo = WorkspaceRepo.init(run.workspace, "seed workspace")
+        repo.tag("evo-0", {"cycle": 0, "skills": len(skill_names(run.workspace))}, summary="seed workspace")
+        run.save_checkpoint({"cycle": 1, "done": [], "status": "running", "accepted_commit": repo.head(),
+                             "accepted_hash": workspace_hash(run.workspace), "cycles": [], "egl": [],
+                             "elapsed_sec": 0.0, "accounting": {}})
+        run.event("run_start", run=str(run.root), suite=str(config.paths.suite), workspace=str(config.paths.workspace))
+        return cls(config, run, **kwargs)
+
+    @classmethod
+    def resume(cls, config: EvolveConfig, run_dir: Path, **kwargs) -> AdaptiveSkillEngine:
+        run = RunDir.open(run_dir)
+        stop_file = run.root / "STOP"
+        if stop_file.exists():
+            stop_file.unlink()
+        engine = cls(config, run, **kwargs)
+        engine.state["status"] = "running"  # the stop conditions are checked afresh with this config
+        run.event("run_resume", cycle=engine.state["cycle"], done=engine.state["done"])
+        return engine
+
+    # -- the run -----------------------------------------------------------------------------
+
+    def run(self) -> str:
+        """Cycle until a stop condition; return the final status."""
+        self.log(f"run {self.run_dir.root}: {len(self.train)} train / {len(self.holdout)} holdout tasks")
+        with self._signals():
+            while True:
+                reason = self._stop_reason()
+                if reason:
+                    return self._finish(reason)
+                try:
+                    self._cycle(self.state["cycle"])
+                except Stop as stop:
+                    return self._finish(str(stop))
+
+    def _cycle(self, n: int) -> None:
+        if not self.state["done"]:
+            self.run_dir.event("cycle_start", cycle=n)
+            self.log(f"cycle {n}")
+        solved = self._phase(n, "solve", self._solve)
+        observed = self._phase(n, "observe", lambda c: self._observe(c, solved))
+        evolved = self._phase(n, "evolve", lambda c: self._evolve(c))
+        gated = self._phase(n, "gate", lambda c: self._gate(c, evolved))
+        committed = self._phase(n, "commit", lambda c: self._commit(c, evolved, gated, observed))
+        self._phase(n, "converge", lambda c: self._converge(c, solved, evolved, gated, committed))
+        self.state["cycles"].append({"cycle": n, "tag": committed.get("tag"), "accepted": gated.get("accepted"),
+                                     "mutated": evolved.get("mutated", False),
+                                     "created": evolved.get("changes", {}).get("created_skills", [])
+                                     if gated.get("accepted") else [],
+                                     "summary": evolved.get("summary")})
+        self.state["cycle"], self.state["done"] = n + 1, []
+        self._save()
+        self.run_dir.event("cycle_end", cycle=n, tag=committed.get("tag"), accepted=gated.get("accepted"),
+                           cost=self.accounting.snapshot()["run"])
+
+    def _phase(self, n: int, name: str, work: Callable[[int], dict]) -> dict:
+        """Run one phase unless the checkpoint says it is done; then save and honour stop requests."""
+        path = self.run_dir.cycle_dir(n) / f"{name}.json"
+        if name in self.state["done"]:
+            return read_json(path, {})
+        self.run_dir.event("phase_start", cycle=n, phase=name)
+        started = time.monotonic()
+        output = work(n)
+        write_json_atomic(path, output)
+        self.state["done"].append(name)
+        self._save()
+        self.run_dir.event("phase_end", cycle=n, phase=name, seconds=round(time.monotonic() - started, 3),
+                           summary=_summary(name, output), cost=self.accounting.snapshot()["run"])
+        self._raise_if_stopping()
+        return output
+
+    # -- phases ------------------------------------------------------------------------------
+
+    def _solve(self, n: int) -> dict:
+        tasks = batch_for_cycle(self.train, self.config.batch_size, self.config.seed, n - 1)
+        cycle_dir = self.run_dir.cycle_dir(n)
+        results = self._attempts(tasks, self.run_dir.workspace, cycle_dir / "solve", f"cycle {n} solve")
+        return {"tasks": [t.id for t in tasks], "results": [r.to_dict() for r in results]}
+
+    def _observe(self, n: int, solved: dict) -> dict:
+        from adaptive_skill.observe import compress, extract_signals
+        from adaptive_skill.observe.calibration import calibrate
+
+        cycle_dir = self.run_dir.cycle_dir(n)
+        observations = cycle_dir / "observations"
+        items = []
+        for result in map(AttemptResult.from_dict, solved["results"]):
+            task = self._task(result.task_id)
+            item: dict[str, Any] = {"task": task.id, "verdict": None, "judge_error": None, "signals": None}
+            trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
+            if trajectory is None:
+                item["judge_error"] = f"no trajectory ({result.failure_mode})"
+            else:
+                item["signals"] = extract_signals(trajectory).to_dict()
+                item["compressed"] = compress(trajectory, self.config.judge.compression_budget_tokens).text
+                item["verdict"], item["judge_error"] = self._judge_one(task, trajectory)
+            items.append(item)
+        _write_observations(observations, items, {task_id: self._task(task_id) for task_id in solved["tasks"]},
+                            labels={r["task_id"]: r["passed"] for r in solved["results"]}
+                            if not self.config.trajectory_only else None)
+        labelled = [(i["verdict"]["score"], r["passed"], i["verdict"]["category"])
+                    for i, r in zip(items, solved["results"], strict=True) if i["verdict"]]
+        calibration = calibrate(labelled, self.config.judge.pass_threshold) if labelled else None
+        scores = [i["verdict"]["score"] for i in items if i["verdict"]]
+        return {"items": [{k: v for k, v in i.items() if k != "compressed"} for i in items],
+                "mean_score": round(sum(scores) / len(scores), 3) if scores else None,
+                "judge_errors": sum(1 for i in items if i["judge_error"]), "calibration": calibration}
+
+    def _evolve(self, n: int) -> dict:
+        from adaptive_skill.evolve.evolver import Evolver
+
+        c = self.config
+        if not (c.evolve_skills or c.evolve_prompts or c.evolve_memory):
+            return {"mutated": False, "skipped": "evolution is switched off"}
+        self._reset_workspace()  # a resumed evolve starts again from the accepted workspace
+        cycle_dir = self.run_dir.cycle_dir(n)
+        drafts = cycle_dir / "drafts" if c.solver_proposed else None
+        evolver = Evolver(self._llm("evolver"), c, self._evolver_sandbox)
+        outcome = evolver.evolve(self.run_dir.workspace, cycle_dir / "observations", cycle_dir / "evolve",
+                                 history=self._history(), drafts=drafts, task_id=f"evolve-{n}")
+        output = outcome.to_dict()
+        output["candidate"], output["candidate_hash"] = None, None
+        if outcome.mutated:
+            output["candidate"] = self.repo.snapshot(f"cycle {n}: candidate mutation\n\n{outcome.summary or ''}")
+            output["candidate_hash"] = workspace_hash(self.run_dir.workspace)
+        changed = ", ".join(outcome.changes.paths()) if outcome.mutated else "no change"
+        reverted = f"; reverted {len(outcome.reverted)} violation(s)" if outcome.reverted else ""
+        self.log(f"cycle {n} evolve: {changed}{reverted}")
+        return output
+
+    def _gate(self, n: int, evolved: dict) -> dict:
+        if not evolved.get("mutated"):
+            return {"accepted": False, "reason": "no mutation to gate", "gated": False}
+        if not self.config.gating.enabled:
+            return {"accepted": True, "reason": "gating is switched off", "gated": False}
+        if not self.holdout:
+            return {"accepted": False, "reason": "no holdout tasks (holdout_ratio is 0)", "gated": False}
+        cycle_dir = self.run_dir.cycle_dir(n)
+        baseline_dir = self.run_dir.baseline_dir(self.state["accepted_hash"])
+        if not (baseline_dir / "workspace").is_dir():
+            self.repo.export(self.state["accepted_commit"], baseline_dir / "workspace")
+        mutated = self._holdout_scores(self.run_dir.workspace, cycle_dir / "gate-mutated", f"cycle {n} gate (mutated)")
+        # The accepted workspace's results are kept by its hash: unchanged since last time, nothing reruns.
+        baseline = self._holdout_scores(baseline_dir / "workspace", baseline_dir, f"cycle {n} gate (baseline)")
+        decision: GateDecision = decide(mutated, baseline, self.config.gating)
+        self.log(f"cycle {n} gate: {'accepted' if decision.accepted else 'rejected'}: {decision.reason}")
+        return {**decision.to_dict(), "gated": True, "score": self.config.gating.score}
+
+    def _commit(self, n: int, evolved: dict, gated: dict, observed: dict) -> dict:
+        candidate = evolved.get("candidate")
+        if not candidate:
+            return {"tag": None, "commit": self.state["accepted_commit"], "rolled_back": False}
+        if gated.get("accepted"):
+            # A crash between tagging and the checkpoint left the tag: find it instead of tagging twice.
+            tag = next((t.name for t in self.repo.tags() if t.commit == candidate and EVO_TAG.match(t.name)), None)
+            if tag is None:
+                tag = self.repo.next_evo_tag()
+                self.repo.tag(tag, {
+                    "cycle": n, "holdout_mutated": gated.get("mutated_mean"),
+                    "holdout_baseline": gated.get("baseline_mean"), "delta": gated.get("delta"),
+                    "batch_mean_score": observed.get("mean_score"), "skills": len(skill_names(self.run_dir.workspace)),
+                    "created": evolved["changes"]["created_skills"], "modified": evolved["changes"]["modified_skills"],
+                    "cost": round(self.accounting.snapshot()["run"].get("cost", 0.0), 6)},
+                    summary=f"cycle {n}: accepted ({gated.get('reason')})", ref=candidate)
+            self.state["accepted_commit"], self.state["accepted_hash"] = candidate, evolved["candidate_hash"]
+            self.run_dir.event("mutation_accepted", cycle=n, tag=tag, commit=candidate)
+            return {"tag": tag, "commit": candidate, "rolled_back": False}
+        if self.repo.head() == candidate:
+            message = f"cycle {n}: roll back rejected mutation {candidate[:10]}"
+            self.repo.rollback(self.state["accepted_commit"], message)
+        self.run_dir.event("mutation_rejected", cycle=n, rejected_commit=candidate, reason=gated.get("reason"))
+        return {"tag": None, "commit": self.repo.head(), "rolled_back": True, "rejected_commit": candidate}
+
+    def _converge(self, n: int, solved: dict, evolved: dict, gated: dict, committed: dict) -> dict:
+        created = len(evolved.get("changes", {}).get("created_skills", [])) if committed.get("tag") else 0
+        value = egl(created, len(solved["results"]))
+        self.state["egl"].append(round(value, 6))
+        done = converged(self.state["egl"], self.config.egl_threshold, self.config.egl_window)
+        self.state["converged"] = done
+        return {"egl": value, "new_skills": created, "tasks": len(solved["results"]), "converged": done}
+
+    # -- pieces ------------------------------------------------------------------------------
+
+    def _attempts(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str) -> list[AttemptResult]:
+        from adaptive_skill.agent.factory import build_llm_agent
+        from adaptive_skill.progress import BatchProgress
+
+        agent = build_llm_agent(self.config, Workspace(workspace_dir), out / "trajectories",
+                                accounting=self.accounting, llm=self._llm("agent"),
+                                drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None)
+        with BatchProgress(title, len(tasks)) as progress:
+            results = run_batch(tasks, agent, self.provider, out / "results", workers=self.config.workers,
+                                on_start=lambda t: progress.started(t.id),
+                                on_result=lambda r, cached: progress.finished(
+                                    r.task_id, r.failure_mode not in ("build_error", "sandbox_error"),
+                                    "(done before)" if cached else r.failure_mode or ""),
+                                should_stop=self._stopping)
+        if len(results) < len(tasks):
+            raise Stop(self._stopping_reason() or "stopped")
+        return results
+
+    def _holdout_scores(self, workspace_dir: Path, out: Path, title: str) -> dict[str, list[float]]:
+        scores: dict[str, list[float]] = {t.id: [] for t in self.holdout}
+        for repeat in range(self.config.gating.repeats):
+            for result in self._attempts(self.holdout, workspace_dir, out / f"r{repeat}", title):
+                score = self._score(result)
+                if score is not None:
+                    scores[result.task_id].append(score)
+        return scores
+
+    def _score(self, result: AttemptResult) -> float | None:
+        """0-10: the judge's label-free score (default), or the verifier's reward x 10."""
+        if self.config.gating.score == "verifier":
+            return None if result.reward is None else 10.0 * max(0.0, min(1.0, result.reward))
+        trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
+        if trajectory is None:
+            return None
+        verdict, _ = self._judge_one(self._task(result.task_id), trajectory)
+        return None if verdict is None else float(verdict["score"])
+
+    def _judge_one(self, task: Task, trajectory: dict) -> tuple[dict | None, str | None]:
+        from adaptive_skill.observe.judge import Judge, JudgeFailure
+
+        if self._judge is None:
+            self._judge = Judge(self._llm("judge"), self.config.judge, self.run_dir.judge_cache)
+        outcome = self._judge.judge(task.instruction, trajectory)
+        if isinstance(outcome, JudgeFailure):
+            return None, outcome.reason
+        return outcome.to_dict(), None
+
+    def _llm(self, role: str):
+        if role not in self._llms:
+            from adaptive_skill.llm import make_llm
+
+            self._llms[role] = make_llm(getattr(self.config.models, role), self.accounting, role=role)
+        return self._llms[role]
+
+    def _evolver_sandbox(self):
+        if self.evolver_sandbox_factory is not None:
+            return self.evolver_sandbox_factory()
+        if self.config.sandbox.kind != "docker":
+            raise UserError("the evolver runs only in a Docker sandbox (sandbox.kind: docker)")
+        from adaptive_skill.sandbox.base import SandboxLimits
+        from adaptive_skill.sandbox.debian_base import ensure_base_images
+        from adaptive_skill.sandbox.docker_sandbox import DockerSandbox
+
+        client = self.provider.client
+        ensure_base_images(client)
+        return DockerSandbox("debian:bookworm-slim", SandboxLimits(cpus=1.0, memory_mb=1024, pids=256, network=False),
+                             client=client, labels={"adaptive-skill.role": "evolver"})
+
+    def _task(self, task_id: str | Task) -> Task:
+        if isinstance(task_id, Task):
+            return task_id
+        return next(t for t in self.suite if t.id == task_id)
+
+    def _history(self) -> list[str]:
+        lines = []
+        for cycle in self.state["cycles"]:
+            if not cycle.get("mutated"):
+                continue
+            verdict = f"accepted as {cycle['tag']}" if cycle.get("accepted") else "rejected by gating"
+            lines.append(f"cycle {cycle['cycle']}: {cycle.get('summary') or 'a change'} -> {verdict}")
+        return lines
+
+    def _reset_workspace(self) -> None:
+        self.repo.repo.git.reset("--hard", self.state["accepted_commit"])
+        self.repo.repo.git.clean("-fdx")
+
+    # -- stopping ----------------------------------------------------------------------------
+
+    def _stop_reason(self) -> str | None:
+        from adaptive_skill.llm import BudgetExceeded
+
+        completed = self.state["cycle"] - 1
+        if self.state.get("converged"):
+            return "converged"
+        if completed >= self.config.max_cycles:
+            return "max_cycles"
+        try:
+            self.accounting.check_budget()
+        except BudgetExceeded as exc:
+            self.run_dir.event("budget_exceeded", detail=str(exc))
+            return "budget"
+        limit = self.config.limits.max_wall_time_sec
+        if limit is not None and self._elapsed() >= limit:
+            return "wall_time"
+        return self._stopping_reason()
+
+    def _stopping_reason(self) -> str | None:
+        if self._signal.is_set():
+            return "stopped"
+        if self.run_dir.stop_requested():
+            return "stopped"
+        return None
+
+    def _stopping(self) -> bool:
+        return self._stopping_reason() is not None
+
+    def _raise_if_stopping(self) -> None:
+        reason = self._stopping_reason()
+        if reason:
+            raise Stop(reason)
+
+    def _finish(self, reason: str) -> str:
+        self.state["status"] = reason
+        self._save()
+        self.run_dir.event("run_end", status=reason, cycle=self.state["cycle"], cost=self.accounting.snapshot()["run"],
+                           tags=[t.name for t in self.repo.tags()])
+        note = " (resume with --resume)" if reason in RESUMABLE else ""
+        self.log(f"run {self.run_dir.root}: {reason}{note}")
+        return reason
+
+    def _elapsed(self) -> float:
+        return self.state.get("elapsed_sec", 0.0) + (time.monotonic() - self._session_started)
+
+    def _save(self) -> None:
+        self.state["accounting"] = self.accounting.snapshot()
+        self.state["elapsed_sec"] = self._elapsed()
+        self._session_started = time.monotonic()
+        self.run_dir.save_checkpoint(self.state)
+
+    @contextmanager
+    def _signals(self):
+        """First SIGINT/SIGTERM: finish the current unit, save, stop. A second one aborts."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def on_signal(signum, frame):
+            if self._signal.is_set():
+                raise KeyboardInterrupt
+            self._signal.set()
+            self.log("stopping after the current unit (send the signal again to abort)")
+
+        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def _write_observations(root: Path, items: list[dict], tasks: dict[str, Task], labels: dict[str, bool] | None) -> None:
+    """What the evolver reads. With trajectory_only (labels=None) nothing from the tests is here."""
+    import json
+
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    rows = sorted(items, key=lambda i: (i["verdict"]["score"] if i["verdict"] else -1, i["task"]))
+    lines = ["# Observations", "", "Tasks sorted by judge score (0-10, estimated from behaviour), lowest first.", "",
+             "| task | score | category | outcome | failure reason |" + (" tests |" if labels else ""),
+             "| --- | --- | --- | --- | --- |" + (" --- |" if labels else "")]
+    for item in rows:
+        verdict = item["verdict"] or {}
+        cells = [item["task"], str(verdict.get("score", "n/a")), verdict.get("category", ""),
+                 (verdict.get("outcome") or item.get("judge_error") or "").replace("|", "/"),
+                 (verdict.get("failure_reason") or "").replace("|", "/")]
+        if labels:
+            cells.append("passed" if labels.get(item["task"]) else "failed")
+        lines.append("| " + " | ".join(cells) + " |")
+        folder = root / item["task"]
+        folder.mkdir()
+        (folder / "instruction.md").write_text(tasks[item["task"]].instruction, encoding="utf-8")
+        if item.get("compressed"):
+            (folder / "trajectory.txt").write_text(item["compressed"], encoding="utf-8")
+        (folder / "signals.json").write_text(json.dumps(item["signals"], indent=1), encoding="utf-8")
+        (folder / "verdict.json").write_text(json.dumps(item["verdict"] or {"error": item["judge_error"]}, indent=1),
+                                             encoding="utf-8")
+    (root / "index.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _summary(phase: str, output: dict) -> dict:
+    if phase == "solve":
+        return {"tasks": len(output["tasks"])}
+    if phase == "observe":
+        return {"mean_score": output["mean_score"], "judge_errors": output["judge_errors"]}
+    if phase == "evolve":
+        return {"mutated": output.get("mutated"), "reverted": len(output.get("reverted", []))}
+    if phase == "gate":
+        return {k: output.get(k) for k in ("accepted", "reason", "mutated_mean", "baseline_mean")}
+    if phase == "commit":
+        return {"tag": output.get("tag"), "rolled_back": output.get("rolled_back")}
+    return output

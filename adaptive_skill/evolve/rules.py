@@ -1,0 +1,206 @@
+"""Rules the evolver's output must meet, enforced in code after it returns (not only asked for
+in its prompt): where it may write, the skill budget, the SKILL.md quality gate, memory format.
+
+Works on two directory trees, the workspace before and after the evolver, so it never depends
+on what the evolver says it did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adaptive_skill.config import EvolveConfig
+from adaptive_skill.skills import DRAFTS_DIR, NAME_PATTERN, check_skill_dir
+
+EDITABLE_ROOTS = ("prompts", "skills", "memory")
+MAX_PROMPT_CHARS = 20_000
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """relative path -> sha256 of every regular file (symlinks recorded as such, never followed)."""
+    digests: dict[str, str] = {}
+    if not root.exists():
+        return digests
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root).as_posix()
+        if relative.split("/")[0] == ".git" or "__pycache__" in relative:
+            continue
+        if path.is_symlink():
+            digests[relative] = "symlink:" + str(path.readlink())
+        elif path.is_file():
+            digests[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digests
+
+
+def workspace_hash(root: Path) -> str:
+    """One hash for the editable content of a workspace: equal hashes, equal behaviour."""
+    digest = hashlib.sha256()
+    for relative, file_hash in tree_digest(root).items():
+        if relative.split("/")[0] in EDITABLE_ROOTS:
+            digest.update(f"{relative}\0{file_hash}\n".encode())
+    return digest.hexdigest()
+
+
+def skill_names(root: Path) -> set[str]:
+    skills = root / "skills"
+    if not skills.is_dir():
+        return set()
+    return {p.name for p in skills.iterdir() if p.is_dir() and not p.is_symlink() and p.name != DRAFTS_DIR}
+
+
+@dataclass
+class Changes:
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    created_skills: list[str] = field(default_factory=list)
+    deleted_skills: list[str] = field(default_factory=list)
+    modified_skills: list[str] = field(default_factory=list)  # existed before, content changed
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.modified or self.deleted)
+
+    def paths(self) -> list[str]:
+        return sorted(self.added + self.modified + self.deleted)
+
+    def to_dict(self) -> dict:
+        return self.__dict__.copy()
+
+
+def diff_trees(before: Path, after: Path) -> Changes:
+    old, new = tree_digest(before), tree_digest(after)
+    changes = Changes(added=sorted(set(new) - set(old)), deleted=sorted(set(old) - set(new)),
+                      modified=sorted(p for p in set(old) & set(new) if old[p] != new[p]))
+    old_skills, new_skills = skill_names(before), skill_names(after)
+    changes.created_skills = sorted(new_skills - old_skills)
+    changes.deleted_skills = sorted(old_skills - new_skills)
+    touched = {p.split("/")[1] for p in changes.paths() if p.startswith("skills/") and p.count("/") >= 2}
+    changes.modified_skills = sorted(touched & old_skills & new_skills)
+    return changes
+
+
+@dataclass
+class Violation:
+    rule: str  # outside | permission | protected | budget | quality | memory | prompt
+    message: str
+    paths: list[str]  # what reverting this violation restores (files or whole skill directories)
+    repairable: bool = True  # worth one more evolver turn; permission problems are simply undone
+
+    def to_dict(self) -> dict:
+        return self.__dict__.copy()
+
+
+def check(before: Path, after: Path, config: EvolveConfig) -> tuple[Changes, list[Violation]]:
+    changes = diff_trees(before, after)
+    violations: list[Violation] = []
+    changed = changes.paths()
+
+    def under(root: str) -> list[str]:
+        return [p for p in changed if p == root or p.startswith(root + "/")]
+
+    outside = [p for p in changed if p.split("/")[0] not in EDITABLE_ROOTS]
+    if outside:
+        violations.append(Violation("outside", f"changes outside {', '.join(EDITABLE_ROOTS)}/ are not allowed",
+                                    outside, repairable=False))
+    allowed = {"skills": config.evolve_skills and not config.prompt_only,
+               "prompts": config.evolve_prompts,
+               "memory": config.evolve_memory and not config.prompt_only}
+    for root, ok in allowed.items():
+        if not ok and under(root):
+            reason = "prompt_only is set" if config.prompt_only else f"evolve_{root} is off"
+            violations.append(Violation("permission", f"{root}/ may not change: {reason}", under(root),
+                                        repairable=False))
+    if config.protect_skills and allowed["skills"]:
+        protected = [f"skills/{s}" for s in sorted(set(changes.modified_skills) | set(changes.deleted_skills))]
+        if protected:
+            violations.append(Violation("protected", "protect_skills is set: existing skills are read-only "
+                                        f"({', '.join(s.split('/')[1] for s in protected)})", protected,
+                                        repairable=False))
+    if allowed["skills"]:
+        violations += _skill_violations(before, after, changes, config)
+    if allowed["prompts"] and under("prompts"):
+        violations += _prompt_violations(after, config)
+    if allowed["memory"] and under("memory"):
+        violations += _memory_violations(after, under("memory"))
+    return changes, violations
+
+
+def _skill_violations(before: Path, after: Path, changes: Changes, config: EvolveConfig) -> list[Violation]:
+    found: list[Violation] = []
+    for name in sorted(set(changes.created_skills) | set(changes.modified_skills)):
+        if not NAME_PATTERN.match(name):
+            found.append(Violation("quality", f"skills/{name}: not a valid skill name", [f"skills/{name}"]))
+            continue
+        problems = check_skill_dir(after / "skills" / name, max_body_chars=config.skills.max_body_chars,
+                                   require_verification=config.skills.require_verification, root=after)
+        if problems:
+            listed = "; ".join(p.message for p in problems)
+            found.append(Violation("quality", f"skills/{name}: {listed}", [f"skills/{name}"]))
+    count_before, count_after = len(skill_names(before)), len(skill_names(after))
+    limit = max(config.max_skills, count_before)  # a library already over budget may not grow
+    if count_after > limit:
+        excess = count_after - limit
+        newest = sorted(changes.created_skills)[-excess:] if changes.created_skills else []
+        found.append(Violation(
+            "budget", f"{count_after} skills exceed the budget of {config.max_skills}: fold the new patterns "
+            f"into existing skills instead of creating {', '.join(newest) or 'new ones'}",
+            [f"skills/{name}" for name in newest]))
+    return found
+
+
+def _prompt_violations(after: Path, config: EvolveConfig) -> list[Violation]:
+    from jinja2 import TemplateError
+    from jinja2.sandbox import SandboxedEnvironment
+
+    prompt = after / "prompts" / "system.md"
+    if not prompt.is_file():
+        return [Violation("prompt", "prompts/system.md must exist", ["prompts/system.md"])]
+    text = prompt.read_text(encoding="utf-8", errors="replace")
+    if not text.strip() or len(text) > MAX_PROMPT_CHARS:
+        return [Violation("prompt", f"prompts/system.md must hold 1-{MAX_PROMPT_CHARS} characters",
+                          ["prompts/system.md"])]
+    try:
+        SandboxedEnvironment().from_string(text).render(skills=[])
+    except TemplateError as exc:
+        return [Violation("prompt", f"prompts/system.md is not a valid template: {exc}", ["prompts/system.md"])]
+    return []
+
+
+def _memory_violations(after: Path, paths: list[str]) -> list[Violation]:
+    found = []
+    for relative in paths:
+        path = after / relative
+        if not path.exists() or relative == "memory/README.md":
+            continue
+        if not relative.endswith(".jsonl") or "/" in relative.removeprefix("memory/"):
+            found.append(Violation("memory", f"{relative}: memory holds only memory/*.jsonl files", [relative]))
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            try:
+                if line.strip():
+                    json.loads(line)
+            except json.JSONDecodeError:
+                found.append(Violation("memory", f"{relative}:{number}: not a JSON object per line", [relative]))
+                break
+    return found
+
+
+def revert(violations: list[Violation], before: Path, after: Path) -> None:
+    """Restore every path named by the violations in `after` to what `before` had."""
+    for violation in violations:
+        for relative in violation.paths:
+            target, source = after / relative, before / relative
+            if target.is_symlink() or target.is_file():
+                target.unlink()
+            elif target.is_dir():
+                shutil.rmtree(target)
+            if source.is_dir() and not source.is_symlink():
+                shutil.copytree(source, target, symlinks=True)
+            elif source.is_file():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target)
