@@ -27,14 +27,13 @@ from adaptive_skill.observe.signals import Signals, extract_signals
 from adaptive_skill.observe.tokens import TokenCounter
 from adaptive_skill.observe.view import TrajectoryView, as_view
 
-APPROACH_STEPS = 3
-RESOLUTION_STEPS = 3
-
 
 @dataclass(frozen=True)
 class Detail:
     name: str
-    command_lines: int  # lines kept at each end of a long command
+    approach: int  # first commands shown
+    resolution: int  # last commands shown
+    command_lines: int  # lines kept at each end of a long command (at least 1)
     output_lines: int  # output tail shown for approach and resolution steps
     error_lines: int  # error lines per error entry
     line_chars: int
@@ -43,9 +42,11 @@ class Detail:
 
 
 LEVELS = (
-    Detail("full", command_lines=2, output_lines=3, error_lines=12, line_chars=240, loops=10, events=20),
-    Detail("brief", command_lines=1, output_lines=1, error_lines=4, line_chars=160, loops=5, events=8),
-    Detail("minimal", command_lines=1, output_lines=0, error_lines=2, line_chars=120, loops=3, events=3),
+    Detail("full", 3, 3, command_lines=2, output_lines=3, error_lines=12, line_chars=240, loops=10, events=20),
+    Detail("brief", 3, 3, command_lines=1, output_lines=1, error_lines=4, line_chars=160, loops=5, events=8),
+    Detail("minimal", 3, 3, command_lines=1, output_lines=0, error_lines=2, line_chars=120, loops=3, events=3),
+    # Errors before context: one command at each end, one line of evidence per error.
+    Detail("tight", 1, 1, command_lines=1, output_lines=0, error_lines=1, line_chars=100, loops=1, events=0),
 )
 
 
@@ -55,7 +56,7 @@ class Compressed:
     tokens: int
     raw_tokens: int  # the chat messages as the agent's model saw them
     budget: int
-    level: str  # full | brief | minimal | head/tail errors | cut
+    level: str  # full | brief | minimal | tight | head/tail errors | cut
     n_errors: int  # == extract_signals(...).n_errors
     n_timeouts: int
     errors_shown: int  # error steps whose entry survived the budget
@@ -98,13 +99,13 @@ def compress(trajectory: Any, budget_tokens: int = 2000, counter: TokenCounter |
             return result(text, detail.name, errors)
 
     # Fewer error entries: the first and the last ones (how it went wrong, where it ended).
-    minimal = LEVELS[-1]
+    tightest = LEVELS[-1]
     best: tuple[str, list[_Group]] | None = None
     low, high = 0, len(errors) - 1
     while low <= high:
         keep = (low + high) // 2
         kept = _ends(errors, keep)
-        text = _render(view, signals, steps, errors, timeouts, minimal, kept)
+        text = _render(view, signals, steps, errors, timeouts, tightest, kept)
         if counter.count(text) <= budget_tokens:
             best, low = (text, kept), keep + 1
         else:
@@ -112,7 +113,7 @@ def compress(trajectory: Any, budget_tokens: int = 2000, counter: TokenCounter |
     if best is not None:
         return result(best[0], "head/tail errors", best[1])
 
-    text = _cut(_render(view, signals, steps, errors, timeouts, minimal, []), budget_tokens, counter)
+    text = _cut(_render(view, signals, steps, errors, timeouts, tightest, []), budget_tokens, counter)
     return result(text, "cut", [])
 
 
@@ -133,11 +134,11 @@ def _render(view: TrajectoryView, signals: Signals, steps: dict[int, StepRecord]
             timeouts: list[_Group], detail: Detail, shown_errors: list[_Group]) -> str:
     out = [_header(signals)]
     actions = [s for s in view.steps if s.tool is not None and s.tool != "submit"]
-    approach = actions[:APPROACH_STEPS]
-    resolution = actions[len(approach):][-RESOLUTION_STEPS:]
+    approach = actions[:detail.approach]
+    resolution = actions[len(approach):][-detail.resolution:]
     failed = {f.step: f for g in [*errors, *timeouts] for f in g.failures}
 
-    out.append(f"\n## Approach (first {len(approach)} commands)")
+    out.append(f"\n## Approach (first {_count(len(approach), 'command')})")
     out += [line for s in approach for line in _step_lines(s, detail, failed.get(s.index))] or ["(no command ran)"]
 
     if errors:
@@ -159,11 +160,11 @@ def _render(view: TrajectoryView, signals: Signals, steps: dict[int, StepRecord]
         summary = signals.spiral_events
         out.append(f"\n## Spiral events ({summary['count']})")
         lines = [_event_line(e, detail) for e in view.events]
-        out += head_tail(lines, detail.events, "events")
+        out += head_tail(lines, detail.events, "events") if detail.events else []
         if summary["count"] > detail.events:
             out.append("- by detector: " + ", ".join(f"{k} x{v}" for k, v in summary["by_detector"].items()))
     if resolution:
-        out.append(f"\n## Resolution (last {len(resolution)} commands)")
+        out.append(f"\n## Resolution (last {_count(len(resolution), 'command')})")
         out += [line for s in resolution for line in _step_lines(s, detail, failed.get(s.index))]
     out.append("\n## Submission")
     if signals.submit_value is not None:
@@ -246,6 +247,10 @@ def _event_line(event: dict[str, Any], detail: Detail) -> str:
         evidence_text = ": " + clip(json.dumps(evidence, ensure_ascii=False, default=str), detail.line_chars)
     return (f"- step {event.get('step', '?')}: {event.get('detector', '?')} -> {event.get('action', '?')}"
             f"{score_text}{evidence_text}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _step_list(numbers: list[int]) -> str:

@@ -39,10 +39,10 @@ def clip(text: str, limit: int) -> str:
 
 
 def head_tail(lines: list[str], limit: int, what: str = "lines") -> list[str]:
-    """At most `limit` of `lines`, the first and the last (a failure's last line is often its
-    cause), with the number left out said in between."""
+    """At most `limit` of `lines`, the first and the last, the last preferred (a failure's last
+    line is usually its cause), with the number left out said in between."""
     if len(lines) <= limit:
         return list(lines)
-    head = (limit + 1) // 2
+    head = limit // 2
     tail = limit - head
     return [*lines[:head], f"[... {len(lines) - limit} more {what} ...]", *(lines[-tail:] if tail else [])]

@@ -1,0 +1,97 @@
+"""How far the label-free judge can be trusted: its verdicts against the verifier's labels.
+
+Labels (did the tests pass) are read here and only here; the result is a plain dict for the
+cycle's report and never goes to the evolver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from adaptive_skill.observe.judge import JudgeFailure, Verdict
+
+
+def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
+    """Area under the ROC curve: the chance that a passed task scores above a failed one, ties
+    counting one half (Mann-Whitney U with average ranks). None when one class is missing."""
+    positives = sum(1 for label in labels if label)
+    negatives = len(labels) - positives
+    if positives == 0 or negatives == 0:
+        return None
+    order = sorted(range(len(scores)), key=lambda i: scores[i])
+    ranks = [0.0] * len(scores)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and scores[order[end + 1]] == scores[order[start]]:
+            end += 1
+        average = (start + end) / 2 + 1  # 1-based rank shared by the tied run
+        for position in range(start, end + 1):
+            ranks[order[position]] = average
+        start = end + 1
+    rank_sum = sum(rank for rank, label in zip(ranks, labels, strict=True) if label)
+    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+
+
+def confusion(scores: Sequence[float], labels: Sequence[bool], threshold: float) -> dict[str, int]:
+    """Predicted pass = score >= threshold; positive = the verifier passed the task."""
+    counts = {"tp": 0, "fp": 0, "tn": 0, "fn": 0}
+    for score, label in zip(scores, labels, strict=True):
+        predicted = score >= threshold
+        counts[("t" if predicted == label else "f") + ("p" if predicted else "n")] += 1
+    return counts
+
+
+def metrics(scores: Sequence[float], labels: Sequence[bool], threshold: float) -> dict[str, Any]:
+    matrix = confusion(scores, labels, threshold)
+    n = len(scores)
+    predicted, actual = matrix["tp"] + matrix["fp"], matrix["tp"] + matrix["fn"]
+    return {
+        "n": n,
+        "accuracy": _ratio(matrix["tp"] + matrix["tn"], n),
+        "precision": _ratio(matrix["tp"], predicted),
+        "recall": _ratio(matrix["tp"], actual),
+        "auroc": _round(auroc(scores, labels)),
+        "base_rate": _ratio(actual, n),
+        "predicted_pass_rate": _ratio(predicted, n),
+        "confusion": matrix,
+    }
+
+
+def calibrate(labels: Mapping[str, bool], results: Iterable[Verdict | JudgeFailure | Mapping[str, Any]],
+              threshold: float = 7.0) -> dict[str, Any]:
+    """Judge results (objects or their dicts, each with a task_id) against verifier labels by task
+    id: the overall metrics, per judged category, and what could not be compared."""
+    pairs: list[tuple[str, float, bool, str]] = []
+    judge_errors: list[str] = []
+    unlabelled: list[str] = []
+    judged: set[str] = set()
+    for result in results:
+        data = result.to_dict() if isinstance(result, Verdict | JudgeFailure) else dict(result)
+        task_id = data.get("task_id")
+        judged.add(task_id)
+        if data.get("status", "ok") != "ok":
+            judge_errors.append(task_id)
+        elif task_id not in labels:
+            unlabelled.append(task_id)
+        else:
+            pairs.append((task_id, float(data["score"]), bool(labels[task_id]), str(data.get("category"))))
+    report = {"threshold": threshold,
+              **metrics([p[1] for p in pairs], [p[2] for p in pairs], threshold),
+              "per_category": {},
+              "judge_errors": sorted(map(str, judge_errors)),
+              "unlabelled": sorted(map(str, unlabelled)),
+              "unjudged": sorted(task for task in labels if task not in judged)}
+    for category in sorted({p[3] for p in pairs}):
+        members = [p for p in pairs if p[3] == category]
+        report["per_category"][category] = metrics([p[1] for p in members], [p[2] for p in members], threshold)
+    return report
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

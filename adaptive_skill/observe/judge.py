@@ -1,0 +1,216 @@
+"""The label-free judge: an LLM reads the task and the compressed trajectory and estimates success.
+
+It is shown the task instruction and `compress(...)` of the trajectory, nothing else: never the
+verifier's label, reward or test output. Its reply is validated by a schema built from the
+configured categories (one repair round, inside the LLM layer); a judge that still fails is a
+`JudgeFailure` (status judge_error) with its reason, returned in place of a verdict, never dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from adaptive_skill.config import JudgeConfig
+from adaptive_skill.llm.base import LLM, LLMError, StructuredOutputError
+from adaptive_skill.observe.cache import VerdictCache, content_key
+from adaptive_skill.observe.compress import compress
+from adaptive_skill.observe.tokens import TokenCounter
+
+log = logging.getLogger(__name__)
+
+PROMPT_VERSION = 1  # part of the cache key: a reworded prompt asks a new question
+INSTRUCTION_MAX_CHARS = 12_000
+
+SYSTEM_PROMPT = """You review the work of an autonomous agent that tried to solve a task in a Linux terminal.
+You see the task and a compressed record of what the agent did: its first commands, every error with the
+command that caused it, timeouts, repeated commands, loops its monitor detected (spiral events), its last
+commands and what it submitted. No test was run for you: judge from the behaviour alone.
+
+Reply with:
+- score: 0 to 10. 0 = complete failure (nothing useful done, gave up, or stuck); 5 = partial progress
+  (some requirements met, or the result was never checked); 10 = very likely solved (the work was done,
+  errors along the way were resolved, and the result was checked).
+- category: the kind of task, exactly one of: {categories}.
+- outcome: one sentence on what happened.
+- failure_reason: if the score is below {threshold:g}, the specific thing that went wrong (a command, an
+  error, a missing step); otherwise null.
+
+Errors that the agent later fixed are normal. Unresolved errors, loops, timeouts, a run that ended
+without submitting, and a submission made without checking the result are signs of failure."""
+
+
+def reply_schema(categories: Sequence[str], pass_threshold: float) -> type[BaseModel]:
+    """The judge's reply schema for one configuration: its category field allows only the
+    configured categories (the model sees them as an enum), and a failing score needs a reason."""
+    allowed = tuple(categories)
+
+    class Verdict(BaseModel):  # the name the model sees in the schema
+        score: float = Field(ge=0, le=10, description="0 = complete failure, 5 = partial, 10 = likely solved")
+        category: Literal[allowed]  # type: ignore[valid-type]
+        outcome: str = Field(min_length=1, max_length=600, description="one sentence on what happened")
+        failure_reason: str | None = Field(None, description=f"required when score < {pass_threshold:g}")
+
+        @field_validator("category", mode="before")
+        @classmethod
+        def _spelling(cls, value: Any) -> Any:  # "System Administration" is the category meant
+            return "-".join(value.strip().lower().replace("_", " ").split()) if isinstance(value, str) else value
+
+        @model_validator(mode="after")
+        def _reason_for_failures(self) -> Verdict:
+            if self.score < pass_threshold and not (self.failure_reason or "").strip():
+                raise ValueError(f"failure_reason is required when score < {pass_threshold:g}")
+            if self.score >= pass_threshold:
+                self.failure_reason = None
+            return self
+
+    return Verdict
+
+
+@dataclass(frozen=True)
+class Verdict:
+    score: float
+    category: str
+    outcome: str
+    failure_reason: str | None
+    task_id: str | None = None
+    key: str = ""  # content hash of the question (the cache key)
+    cached: bool = False
+    status: str = "ok"
+
+    def likely_solved(self, threshold: float) -> bool:
+        return self.score >= threshold
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class JudgeFailure:
+    reason: str
+    task_id: str | None = None
+    key: str = ""
+    status: str = "judge_error"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+JudgeResult = Verdict | JudgeFailure
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    instruction: str
+    trajectory: Any  # anything observe.as_view accepts
+    task_id: str | None = None
+
+
+class Judge:
+    def __init__(self, llm: LLM, config: JudgeConfig | None = None, cache_dir: Path | None = None,
+                 counter: TokenCounter | None = None):
+        self.llm = llm
+        self.config = config or JudgeConfig()
+        self.cache = VerdictCache(cache_dir) if cache_dir is not None else None
+        self.counter = counter or TokenCounter()
+        self.schema = reply_schema(self.config.categories, self.config.pass_threshold)
+
+    def messages(self, instruction: str, trajectory: Any) -> list[dict[str, Any]]:
+        """Exactly what the model is shown: the instruction and the compressed trajectory."""
+        compressed = compress(trajectory, self.config.compression_budget_tokens, self.counter)
+        system = SYSTEM_PROMPT.format(categories=", ".join(self.config.categories),
+                                      threshold=self.config.pass_threshold)
+        user = (f"# Task\n{_clip_middle(instruction.strip(), INSTRUCTION_MAX_CHARS)}\n\n"
+                f"# What the agent did (compressed)\n{compressed.text}")
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def key(self, messages: list[dict[str, Any]]) -> str:
+        return content_key({"version": PROMPT_VERSION, "model": self.llm.model, "messages": messages,
+                            "schema": self.schema.model_json_schema()})
+
+    def judge(self, instruction: str, trajectory: Any, *, task_id: str | None = None) -> JudgeResult:
+        try:
+            messages = self.messages(instruction, trajectory)
+        except (TypeError, ValueError) as exc:  # an unreadable trajectory is this item's failure
+            return self._failed(f"unreadable trajectory: {exc}", task_id, "")
+        return self._ask(messages, self.key(messages), task_id)
+
+    def judge_many(self, items: Iterable[JudgeItem | tuple[str, Any] | tuple[str, Any, str]],
+                   workers: int = 4) -> list[JudgeResult]:
+        """Results in the order of `items`. The LLM's own concurrency limit still caps calls;
+        identical questions in one batch are asked once."""
+        items = [item if isinstance(item, JudgeItem) else JudgeItem(*item) for item in items]
+        prepared: list[tuple[list[dict[str, Any]], str] | JudgeFailure] = []
+        for item in items:
+            try:
+                messages = self.messages(item.instruction, item.trajectory)
+                prepared.append((messages, self.key(messages)))
+            except (TypeError, ValueError) as exc:
+                prepared.append(self._failed(f"unreadable trajectory: {exc}", item.task_id, ""))
+        unique: dict[str, tuple[list[dict[str, Any]], str | None]] = {}
+        for item, entry in zip(items, prepared, strict=True):
+            if not isinstance(entry, JudgeFailure):
+                unique.setdefault(entry[1], (entry[0], item.task_id))
+        with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="judge") as pool:
+            futures = {key: pool.submit(self._ask, messages, key, task_id)
+                       for key, (messages, task_id) in unique.items()}
+            answers = {key: future.result() for key, future in futures.items()}
+        return [entry if isinstance(entry, JudgeFailure) else replace(answers[entry[1]], task_id=item.task_id)
+                for item, entry in zip(items, prepared, strict=True)]
+
+    def _ask(self, messages: list[dict[str, Any]], key: str, task_id: str | None) -> JudgeResult:
+        if self.cache is not None and (stored := self.cache.get(key)) is not None:
+            try:
+                reply = self.schema.model_validate(stored)
+            except ValueError:
+                pass  # a stale or damaged entry: ask again and overwrite it
+            else:
+                return self._verdict(reply, task_id, key, cached=True)
+        try:
+            # No task_id: judge tokens must not eat the agent's per-task budget (run totals still count).
+            reply = self.llm.complete_json(messages, self.schema)
+        except StructuredOutputError as exc:
+            return self._failed(f"invalid reply after repair: {exc}", task_id, key)
+        except LLMError as exc:
+            return self._failed(str(exc), task_id, key)
+        if self.cache is not None:
+            self.cache.put(key, reply.model_dump(mode="json"))
+        return self._verdict(reply, task_id, key, cached=False)
+
+    @staticmethod
+    def _verdict(reply: BaseModel, task_id: str | None, key: str, cached: bool) -> Verdict:
+        data = reply.model_dump()
+        return Verdict(score=float(data["score"]), category=data["category"], outcome=data["outcome"].strip(),
+                       failure_reason=data["failure_reason"], task_id=task_id, key=key, cached=cached)
+
+    @staticmethod
+    def _failed(reason: str, task_id: str | None, key: str) -> JudgeFailure:
+        log.warning("judge_error for %s: %s", task_id or "a trajectory", reason)
+        return JudgeFailure(reason=reason, task_id=task_id, key=key)
+
+
+def judge_report(results: Sequence[JudgeResult], threshold: float) -> dict[str, Any]:
+    """Counts for the cycle's report; every judge_error is listed with its reason."""
+    verdicts = [r for r in results if isinstance(r, Verdict)]
+    failures = [r for r in results if isinstance(r, JudgeFailure)]
+    return {
+        "n": len(results), "judged": len(verdicts), "cached": sum(v.cached for v in verdicts),
+        "likely_solved": sum(v.likely_solved(threshold) for v in verdicts),
+        "mean_score": round(sum(v.score for v in verdicts) / len(verdicts), 3) if verdicts else None,
+        "by_category": dict(Counter(v.category for v in verdicts)),
+        "judge_errors": [{"task_id": f.task_id, "reason": f.reason} for f in failures],
+    }
+
+
+def _clip_middle(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - 2 * half} characters of the task cut ...]\n{text[-half:]}"
