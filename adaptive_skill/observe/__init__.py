@@ -6,7 +6,7 @@ judge.Judge               an LLM's label-free estimate of success, cached, in pa
 calibration.calibrate     judge vs verifier labels, for the per-cycle report only
 """
 
-from adaptive_skill.observe.calibration import auroc, calibrate
+from adaptive_skill.observe.calibration import auroc, calibrate, calibrate_results
 from adaptive_skill.observe.compress import Compressed, compress
 from adaptive_skill.observe.judge import Judge, JudgeFailure, JudgeItem, JudgeResult, Verdict, judge_report
 from adaptive_skill.observe.signals import Signals, extract_signals
@@ -14,5 +14,5 @@ from adaptive_skill.observe.tokens import TokenCounter
 from adaptive_skill.observe.view import TrajectoryFileError, TrajectoryView, as_view, load_view
 
 __all__ = ["Compressed", "Judge", "JudgeFailure", "JudgeItem", "JudgeResult", "Signals", "TokenCounter",
-           "TrajectoryFileError", "TrajectoryView", "Verdict", "as_view", "auroc", "calibrate", "compress",
-           "extract_signals", "judge_report", "load_view"]
+           "TrajectoryFileError", "TrajectoryView", "Verdict", "as_view", "auroc", "calibrate", "calibrate_results",
+           "compress", "extract_signals", "judge_report", "load_view"]

@@ -59,34 +59,37 @@ def metrics(scores: Sequence[float], labels: Sequence[bool], threshold: float) -
     }
 
 
-def calibrate(labels: Mapping[str, bool], results: Iterable[Verdict | JudgeFailure | Mapping[str, Any]],
-              threshold: float = 7.0) -> dict[str, Any]:
-    """Judge results (objects or their dicts, each with a task_id) against verifier labels by task
-    id: the overall metrics, per judged category, and what could not be compared."""
-    pairs: list[tuple[str, float, bool, str]] = []
+def calibrate(pairs: Iterable[tuple[float, bool, str]], threshold: float = 7.0) -> dict[str, Any]:
+    """(judge score, verifier passed, judged category) per task: the metrics overall and per category."""
+    pairs = list(pairs)
+    report = {"threshold": threshold, **metrics([p[0] for p in pairs], [bool(p[1]) for p in pairs], threshold)}
+    report["per_category"] = {
+        category: metrics([p[0] for p in pairs if p[2] == category],
+                          [bool(p[1]) for p in pairs if p[2] == category], threshold)
+        for category in sorted({str(p[2]) for p in pairs})}
+    return report
+
+
+def calibrate_results(labels: Mapping[str, bool], results: Iterable[Verdict | JudgeFailure | Mapping[str, Any]],
+                      threshold: float = 7.0) -> dict[str, Any]:
+    """Judge results (objects or their dicts, each with a task_id) joined with verifier labels by
+    task id; also lists what could not be compared (judge errors, no label, never judged)."""
+    pairs: list[tuple[float, bool, str]] = []
     judge_errors: list[str] = []
     unlabelled: list[str] = []
-    judged: set[str] = set()
+    judged: set[Any] = set()
     for result in results:
         data = result.to_dict() if isinstance(result, Verdict | JudgeFailure) else dict(result)
         task_id = data.get("task_id")
         judged.add(task_id)
         if data.get("status", "ok") != "ok":
-            judge_errors.append(task_id)
+            judge_errors.append(str(task_id))
         elif task_id not in labels:
-            unlabelled.append(task_id)
+            unlabelled.append(str(task_id))
         else:
-            pairs.append((task_id, float(data["score"]), bool(labels[task_id]), str(data.get("category"))))
-    report = {"threshold": threshold,
-              **metrics([p[1] for p in pairs], [p[2] for p in pairs], threshold),
-              "per_category": {},
-              "judge_errors": sorted(map(str, judge_errors)),
-              "unlabelled": sorted(map(str, unlabelled)),
-              "unjudged": sorted(task for task in labels if task not in judged)}
-    for category in sorted({p[3] for p in pairs}):
-        members = [p for p in pairs if p[3] == category]
-        report["per_category"][category] = metrics([p[1] for p in members], [p[2] for p in members], threshold)
-    return report
+            pairs.append((float(data["score"]), bool(labels[task_id]), str(data.get("category"))))
+    return {**calibrate(pairs, threshold), "judge_errors": sorted(judge_errors), "unlabelled": sorted(unlabelled),
+            "unjudged": sorted(str(task) for task in labels if task not in judged)}
 
 
 def _ratio(part: int, whole: int) -> float | None:
