@@ -127,7 +127,9 @@ class SemanticRepetitionConfig(SpiralDetectorConfig):
     weight: float = Field(0.6, ge=0.0)
     window: int = Field(6, ge=2)
     min_similar: int = Field(2, ge=1)  # earlier steps in the window at least `similarity` alike
-    similarity: float = Field(0.85, gt=0.0, le=1.0)  # cosine of the embeddings
+    # Cosine at which two steps count as the same intent; None: the embedder's own level (the
+    # lexical one scores paraphrases far lower than a neural model does).
+    similarity: float | None = Field(None, gt=0.0, le=1.0)
 
 
 class AlternationConfig(SpiralDetectorConfig):

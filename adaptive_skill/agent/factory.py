@@ -25,5 +25,9 @@ def build_llm_agent(config: EvolveConfig, workspace: Workspace, trajectories_dir
 
     if llm is None:
         llm = make_llm(config.models.agent, accounting or Accounting(config.limits), role="agent")
+    if monitor_factory is None and config.spiral.enabled:  # the loop monitor unless the caller brings one
+        from adaptive_skill.spiral import monitor_factory as spiral_monitor_factory
+
+        monitor_factory = spiral_monitor_factory(config)
     return LLMAgent(llm, workspace, trajectories_dir, agent_limits(config), monitor_factory=monitor_factory,
                     drafts_dir=drafts_dir)

