@@ -21,7 +21,7 @@ TRACEBACK = re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)
 # Lines that carry the evidence of a failure in a failing step's output.
 ERROR_LINE = re.compile(
     r"error|fatal|fail|exception|traceback|denied|not found|no such|cannot|can't|could not|unable to"
-    r"|invalid|undefined|unrecognized|unknown|missing|refused|segmentation fault|aborted|panic|killed"
+    r"|invalid|undefined|unrecognized|unknown|missing|refused|segmentation fault|aborted|panic|killed|\bERR\b"
     r"|^\s*File \".*\", line \d+|^E\s", re.IGNORECASE)
 MAX_LINE_CHARS = 240
 

@@ -46,7 +46,7 @@ def as_view(trajectory: TrajectoryView | Trajectory | dict[str, Any] | list[dict
         return _from_dict({"messages": trajectory})
     if isinstance(trajectory, dict):
         return _from_dict(trajectory)
-    raise TypeError(f"not a trajectory: {type(trajectory).__name__}")
+    raise TypeError(f"expected a list of chat messages or an object with 'messages', not {type(trajectory).__name__}")
 
 
 def load_view(path: str | Path) -> TrajectoryView:
