@@ -64,7 +64,7 @@ class AdaptiveSkillEngine:
         self.suite = load_suite(config.paths.suite)
         self.train, self.holdout = split_suite(self.suite, config.holdout_ratio, config.seed)
         self._llms: dict[str, Any] = {}
-        self._judge = None
+        self._judge_instance = None
         self._signal = threading.Event()
         self._session_started = time.monotonic()
 
@@ -156,12 +156,12 @@ class AdaptiveSkillEngine:
 
     def _observe(self, n: int, solved: dict) -> dict:
         from adaptive_skill.observe import compress, extract_signals
-        from adaptive_skill.observe.calibration import calibrate
+        from adaptive_skill.observe.calibration import calibrate_results
 
-        cycle_dir = self.run_dir.cycle_dir(n)
-        observations = cycle_dir / "observations"
-        items = []
-        for result in map(AttemptResult.from_dict, solved["results"]):
+        results = [AttemptResult.from_dict(r) for r in solved["results"]]
+        items: list[dict[str, Any]] = []
+        to_judge = []
+        for result in results:
             task = self._task(result.task_id)
             item: dict[str, Any] = {"task": task.id, "verdict": None, "judge_error": None, "signals": None}
             trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
@@ -170,18 +170,23 @@ class AdaptiveSkillEngine:
             else:
                 item["signals"] = extract_signals(trajectory).to_dict()
                 item["compressed"] = compress(trajectory, self.config.judge.compression_budget_tokens).text
-                item["verdict"], item["judge_error"] = self._judge_one(task, trajectory)
+                to_judge.append((item, (task.instruction, trajectory, task.id)))
             items.append(item)
-        _write_observations(observations, items, {task_id: self._task(task_id) for task_id in solved["tasks"]},
-                            labels={r["task_id"]: r["passed"] for r in solved["results"]}
-                            if not self.config.trajectory_only else None)
-        labelled = [(i["verdict"]["score"], r["passed"], i["verdict"]["category"])
-                    for i, r in zip(items, solved["results"], strict=True) if i["verdict"]]
-        calibration = calibrate(labelled, self.config.judge.pass_threshold) if labelled else None
+        verdicts = self._judge().judge_many([question for _, question in to_judge], workers=self.config.workers)
+        for (item, _), verdict in zip(to_judge, verdicts, strict=True):
+            if verdict.status == "ok":
+                item["verdict"] = verdict.to_dict()
+            else:
+                item["judge_error"] = verdict.reason
+        labels = {r.task_id: r.passed for r in results}  # for calibration only; never shown to the evolver
+        _write_observations(self.run_dir.cycle_dir(n) / "observations", items,
+                            {task_id: self._task(task_id) for task_id in solved["tasks"]},
+                            labels=None if self.config.trajectory_only else labels)
         scores = [i["verdict"]["score"] for i in items if i["verdict"]]
         return {"items": [{k: v for k, v in i.items() if k != "compressed"} for i in items],
                 "mean_score": round(sum(scores) / len(scores), 3) if scores else None,
-                "judge_errors": sum(1 for i in items if i["judge_error"]), "calibration": calibration}
+                "judge_errors": sum(1 for i in items if i["judge_error"]),
+                "calibration": calibrate_results(labels, verdicts, threshold=self.config.judge.pass_threshold)}
 
     def _evolve(self, n: int) -> dict:
         from adaptive_skill.evolve.evolver import Evolver
@@ -296,14 +301,17 @@ class AdaptiveSkillEngine:
         return None if verdict is None else float(verdict["score"])
 
     def _judge_one(self, task: Task, trajectory: dict) -> tuple[dict | None, str | None]:
-        from adaptive_skill.observe.judge import Judge, JudgeFailure
+        verdict = self._judge().judge(task.instruction, trajectory, task_id=task.id)
+        if verdict.status != "ok":
+            return None, verdict.reason
+        return verdict.to_dict(), None
 
-        if self._judge is None:
-            self._judge = Judge(self._llm("judge"), self.config.judge, self.run_dir.judge_cache)
-        outcome = self._judge.judge(task.instruction, trajectory)
-        if isinstance(outcome, JudgeFailure):
-            return None, outcome.reason
-        return outcome.to_dict(), None
+    def _judge(self):
+        if self._judge_instance is None:
+            from adaptive_skill.observe.judge import Judge
+
+            self._judge_instance = Judge(self._llm("judge"), self.config.judge, self.run_dir.judge_cache)
+        return self._judge_instance
 
     def _llm(self, role: str):
         if role not in self._llms:
@@ -341,8 +349,13 @@ class AdaptiveSkillEngine:
         return lines
 
     def _reset_workspace(self) -> None:
-        self.repo.repo.git.reset("--hard", self.state["accepted_commit"])
-        self.repo.repo.git.clean("-fdx")
+        """Work tree = the accepted workspace, history untouched: uncommitted edits are dropped, and a
+        candidate committed by a run that died before recording it is undone by a rollback commit."""
+        git = self.repo.repo
+        git.git.reset("--hard", "HEAD")
+        git.git.clean("-fdx")
+        if git.head.commit.tree.hexsha != git.commit(self.state["accepted_commit"]).tree.hexsha:
+            self.repo.rollback(self.state["accepted_commit"], "discard an unrecorded mutation (resumed run)")
 
     # -- stopping ----------------------------------------------------------------------------
 

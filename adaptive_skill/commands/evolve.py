@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from pathlib import Path
 
 from adaptive_skill.commands.common import add_config_args
 
@@ -13,21 +13,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "evolve", help="run evolution cycles (solve, judge, evolve, gate, commit)",
         description="Run evolution cycles overnight: solve a batch of tasks in Docker, judge the "
                     "trajectories without labels, evolve the skill library under its budget, gate the "
-                    "change on held-out tasks and commit it as a git tag evo-N or roll it back.")
+                    "change on held-out tasks and commit it as a git tag evo-N or roll it back. "
+                    "Create a file named STOP in the run directory, or press Ctrl-C once, to stop after "
+                    "the current unit; --resume continues exactly there.")
     add_config_args(parser, required=True)
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped run exactly where it stopped")
+    parser.add_argument("--run-id", metavar="ID", help="name of the new run directory (default: time + random)")
     parser.set_defaults(handler=evolve)
 
 
 def evolve(args: argparse.Namespace) -> int:
     from adaptive_skill.commands.common import load_config_from_args
-    from adaptive_skill.workspace import Workspace
+    from adaptive_skill.engine import AdaptiveSkillEngine
 
     config = load_config_from_args(args)
-    Workspace(config.paths.workspace).require()
-    # The cycle itself (engine.py) is not part of this build yet: say so plainly rather than
-    # pretend. Everything up to it (config, workspace, suite, images) already works.
-    print(f"config {args.config}: valid; workspace {config.paths.workspace}: valid", file=sys.stderr)
-    print("the evolution engine is not available in this version; "
-          "use `adaptive-skill tasks validate` and `adaptive-skill run` meanwhile", file=sys.stderr)
-    return 1
+    if args.resume:
+        engine = AdaptiveSkillEngine.resume(config, Path(args.resume))
+    else:
+        engine = AdaptiveSkillEngine.start(config, run_id=args.run_id)
+    status = engine.run()
+    tags = [t.name for t in engine.repo.tags()]
+    print(f"run: {engine.run_dir.root}")
+    print(f"status: {status}; cycles completed: {engine.state['cycle'] - 1}; tags: {', '.join(tags)}")
+    return 0

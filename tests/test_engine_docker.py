@@ -1,0 +1,167 @@
+"""The whole cycle end to end in Docker with scripted models (rule mode): one mutation accepted
+and tagged, one rejected by gating and rolled back, one budget violation repaired; EGL; events;
+and a run killed with SIGKILL mid-cycle that --resume finishes with the same tags."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from taskfactory import make_task
+
+from adaptive_skill.config import load_config
+from adaptive_skill.engine import AdaptiveSkillEngine
+from adaptive_skill.versioning import WorkspaceRepo
+
+REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.docker
+
+
+def bash(command):
+    return {"tool_calls": [{"name": "bash", "arguments": {"command": command}}]}
+
+
+def submit(answer):
+    return {"tool_calls": [{"name": "submit", "arguments": {"answer": answer}}]}
+
+
+def skill(name):
+    return (f"mkdir -p /workspace/skills/{name} && cat > /workspace/skills/{name}/SKILL.md <<'EOF'\n---\n"
+            f"name: {name}\ndescription: Use when writing answer files for tasks.\n---\n## Steps\n1. Write it.\n"
+            "## Verification\n- cat the file\nEOF")
+
+
+AGENT = [  # behaviour depends on the skills listed in the system prompt
+    {"when": r"\[exit code", **submit("done")},
+    {"when": "shortcut-hacks", **bash("echo BAD > /app/answer.txt")},
+    {"when": "careful-checks", **bash("echo 42 > /app/answer.txt && echo GOOD")},
+    bash("echo PLAIN"),
+]
+JUDGE = [  # scores what the trajectory shows
+    {"when": "echo BAD", "content": {"score": 2, "category": "file-operations", "outcome": "Wrote a wrong answer.",
+                                     "failure_reason": "took a shortcut"}},
+    {"when": "GOOD", "content": {"score": 9, "category": "file-operations", "outcome": "Wrote the answer.",
+                                 "failure_reason": None}},
+    {"content": {"score": 5, "category": "file-operations", "outcome": "Printed something and stopped.",
+                 "failure_reason": "never wrote the answer file"}},
+]
+EVOLVER = [
+    {"when": r"\[exit code", **submit("updated the library")},
+    {"when": "exceed the budget", **bash("rm -rf /workspace/skills/extra-*")},  # the repair turn
+    {"when": "rejected by gating", **bash(skill("extra-one") + "\n" + skill("extra-two"))},  # cycle 3: over budget
+    {"when": r"Skills now \(2", **bash(skill("shortcut-hacks"))},  # cycle 2: a bad idea
+    {"when": r"Skills now \(1", **bash(skill("careful-checks"))},  # cycle 1: a good idea
+]
+
+
+@pytest.fixture
+def setup(tmp_path, docker_client, base_image):
+    suite = tmp_path / "suite"
+    for index in range(6):
+        make_task(suite, f"task-{index}")
+    scripts = {}
+    for role, script in (("agent", AGENT), ("judge", JUDGE), ("evolver", EVOLVER)):
+        scripts[role] = tmp_path / f"{role}.yaml"
+        scripts[role].write_text(yaml.safe_dump(script))
+    config = {
+        "max_skills": 3, "batch_size": 2, "holdout_ratio": 0.34, "max_cycles": 3, "workers": 2, "seed": 1,
+        "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
+        "models": {role: {"model": f"scripted/{path}"} for role, path in scripts.items()},
+        "limits": {"max_steps": 4},
+    }
+    path = tmp_path / "cycle.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def test_three_cycles(setup):
+    config = load_config(setup)
+    engine = AdaptiveSkillEngine.start(config, run_id="three")
+    assert engine.run() == "max_cycles"
+    run = engine.run_dir.root
+    repo = WorkspaceRepo.open(run / "workspace")
+
+    tags = repo.tags()
+    assert [t.name for t in tags] == ["evo-0", "evo-1"]
+    assert tags[1].metrics["created"] == ["careful-checks"] and tags[1].metrics["delta"] == 4.0
+    assert sorted(p.name for p in (run / "workspace" / "skills").iterdir()) == ["careful-checks", "check-your-work"]
+
+    cycle = {n: {phase: json.loads((run / "cycles" / f"{n:03d}" / f"{phase}.json").read_text())
+                 for phase in ("solve", "observe", "evolve", "gate", "commit", "converge")} for n in (1, 2, 3)}
+    assert cycle[1]["gate"]["accepted"] and cycle[1]["commit"]["tag"] == "evo-1"
+    # cycle 2: rejected by gating, rolled back as a new commit; the rejected version stays reachable
+    assert not cycle[2]["gate"]["accepted"] and cycle[2]["gate"]["delta"] == -7.0
+    rejected = cycle[2]["commit"]["rejected_commit"]
+    assert cycle[2]["commit"]["rolled_back"] and "shortcut-hacks" in repo.list_dir(rejected, "skills")
+    assert rejected in [c.hexsha for c in repo.repo.iter_commits()]
+    # cycle 3: over budget, repaired by one more evolver turn, so nothing was left to gate
+    assert [v["rule"] for v in cycle[3]["evolve"]["violations"]] == ["budget"]
+    assert cycle[3]["evolve"]["repaired"] and not cycle[3]["evolve"]["mutated"]
+    assert cycle[3]["gate"]["reason"] == "no mutation to gate"
+    assert [cycle[n]["converge"]["egl"] for n in (1, 2, 3)] == [500.0, 0.0, 0.0]
+    # the baseline of cycle 3 would have been reused: cycle 2 and 3 share the accepted workspace
+    assert len(list((run / "baselines").iterdir())) == 2
+
+    # batches rotate through the train pool: 4 train tasks, batches of 2, cycles 1+2 cover them all
+    solved = [set(cycle[n]["solve"]["tasks"]) for n in (1, 2, 3)]
+    assert len(solved[0] | solved[1]) == 4 and not solved[0] & solved[1]
+
+    # the evolver never sees labels
+    for path in run.glob("cycles/*/observations/**/*"):
+        if path.is_file():
+            text = path.read_text()
+            assert '"passed"' not in text and "reward" not in text, path
+
+    events = [json.loads(line) for line in (run / "events.jsonl").read_text().splitlines()]
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "run_start" and kinds[-1] == "run_end" and events[-1]["status"] == "max_cycles"
+    for n in (1, 2, 3):
+        phases = [e["phase"] for e in events if e["event"] == "phase_end" and e["cycle"] == n]
+        assert phases == ["solve", "observe", "evolve", "gate", "commit", "converge"]
+    assert kinds.count("mutation_accepted") == 1 and kinds.count("mutation_rejected") == 1
+    assert all(e["v"] == 1 for e in events)
+
+
+def run_cli(*args, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "adaptive_skill", *args], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def test_sigkill_mid_cycle_then_resume(setup, tmp_path, docker_client):
+    run = tmp_path / "runs" / "killed"
+    process = run_cli("evolve", "--config", str(setup), "--run-id", "killed")
+    deadline = time.monotonic() + 600
+    # kill once cycle 2 has finished one attempt of its batch and is busy with the next
+    while time.monotonic() < deadline and process.poll() is None:
+        done = list((run / "cycles" / "002" / "solve" / "results").glob("*.json"))
+        if done:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, process.communicate()
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    subprocess.run([sys.executable, "-m", "adaptive_skill", "sandbox", "prune"], cwd=REPO, check=True,
+                   capture_output=True)
+    before = {p.name: p.stat().st_mtime_ns for p in run.glob("cycles/*/*/results/*.json")}
+
+    resumed = run_cli("evolve", "--config", str(setup), "--resume", str(run))
+    out, err = resumed.communicate(timeout=900)
+    assert resumed.returncode == 0, err[-3000:]
+    assert "status: max_cycles" in out
+
+    repo = WorkspaceRepo.open(run / "workspace")
+    assert [t.name for t in repo.tags()] == ["evo-0", "evo-1"]
+    for n in (1, 2, 3):
+        results = list((run / "cycles" / f"{n:03d}" / "solve" / "results").glob("*.json"))
+        trajectories = list((run / "cycles" / f"{n:03d}" / "solve" / "trajectories").glob("*.json"))
+        assert len(results) == 2 and len(trajectories) == 2
+    # finished attempts were not run again
+    after = {p.name: p.stat().st_mtime_ns for p in run.glob("cycles/*/*/results/*.json")}
+    assert all(after[name] == stamp for name, stamp in before.items() if name in after)
+    events = [json.loads(line)["event"] for line in (run / "events.jsonl").read_text().splitlines()]
+    assert "run_resume" in events and events[-1] == "run_end"
