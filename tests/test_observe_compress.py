@@ -144,7 +144,7 @@ def test_a_huge_trajectory_is_cut_to_head_and_tail():
                       + [bash(f"step {i}") for i in range(2000)] + [S("submit", "gave up", exit_code=None)])
     for budget in (200, 2000):
         result = compress(huge, budget)
-        assert result.tokens <= budget and result.raw_tokens > 100 * budget
+        assert result.tokens <= budget and result.raw_tokens > 20 * budget
         assert result.text.startswith("Trajectory: status submitted; 2004 turns")
     tiny = compress(huge, 40, CHARS)
     assert tiny.level == "cut" and tiny.tokens <= 40 and "lines cut to fit the token budget" in tiny.text
