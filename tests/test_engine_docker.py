@@ -147,7 +147,7 @@ def test_sigkill_mid_cycle_then_resume(setup, tmp_path, docker_client):
     process.wait()
     subprocess.run([sys.executable, "-m", "adaptive_skill", "sandbox", "prune"], cwd=REPO, check=True,
                    capture_output=True)
-    before = {p.name: p.stat().st_mtime_ns for p in run.glob("cycles/*/*/results/*.json")}
+    before = {p: p.stat().st_mtime_ns for p in run.glob("cycles/**/results/*.json")}
 
     resumed = run_cli("evolve", "--config", str(setup), "--resume", str(run))
     out, err = resumed.communicate(timeout=900)
@@ -161,7 +161,7 @@ def test_sigkill_mid_cycle_then_resume(setup, tmp_path, docker_client):
         trajectories = list((run / "cycles" / f"{n:03d}" / "solve" / "trajectories").glob("*.json"))
         assert len(results) == 2 and len(trajectories) == 2
     # finished attempts were not run again
-    after = {p.name: p.stat().st_mtime_ns for p in run.glob("cycles/*/*/results/*.json")}
-    assert all(after[name] == stamp for name, stamp in before.items() if name in after)
+    after = {p: p.stat().st_mtime_ns for p in run.glob("cycles/**/results/*.json")}
+    assert before and all(after[path] == stamp for path, stamp in before.items())
     events = [json.loads(line)["event"] for line in (run / "events.jsonl").read_text().splitlines()]
     assert "run_resume" in events and events[-1] == "run_end"
