@@ -11,8 +11,8 @@ from importlib import import_module
 from adaptive_skill import __version__
 
 # Order here is the order in `--help`.
-COMMAND_MODULES = ("evolve", "config", "skills", "tasks", "run", "solve", "spiral", "trajectory", "judge", "images",
-                   "sandbox")
+COMMAND_MODULES = ("evolve", "replay", "config", "skills", "tasks", "run", "solve", "spiral", "trajectory",
+                   "judge", "images", "sandbox")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -221,12 +221,13 @@ class AdaptiveSkillEngine:
         baseline_dir = self.run_dir.baseline_dir(self.state["accepted_hash"])
         if not (baseline_dir / "workspace").is_dir():
             self.repo.export(self.state["accepted_commit"], baseline_dir / "workspace")
-        mutated = self._holdout_scores(self.run_dir.workspace, cycle_dir / "gate-mutated", f"cycle {n} gate (mutated)")
+        mutated = self.evaluate_holdout(self.run_dir.workspace, cycle_dir / "gate-mutated", f"cycle {n} gate (mutated)")
         # The accepted workspace's results are kept by its hash: unchanged since last time, nothing reruns.
-        baseline = self._holdout_scores(baseline_dir / "workspace", baseline_dir, f"cycle {n} gate (baseline)")
+        baseline = self.evaluate_holdout(baseline_dir / "workspace", baseline_dir, f"cycle {n} gate (baseline)")
         decision: GateDecision = decide(mutated, baseline, self.config.gating)
         self.log(f"cycle {n} gate: {'accepted' if decision.accepted else 'rejected'}: {decision.reason}")
-        return {**decision.to_dict(), "gated": True, "score": self.config.gating.score}
+        return {**decision.to_dict(), "gated": True, "score": self.config.gating.score,
+                "mutated_commit": evolved["candidate"], "baseline_commit": self.state["accepted_commit"]}
 
     def _commit(self, n: int, evolved: dict, gated: dict, observed: dict) -> dict:
         candidate = evolved.get("candidate")
@@ -281,7 +282,9 @@ class AdaptiveSkillEngine:
             raise Stop(self._stopping_reason() or "stopped")
         return results
 
-    def _holdout_scores(self, workspace_dir: Path, out: Path, title: str) -> dict[str, list[float]]:
+    def evaluate_holdout(self, workspace_dir: Path, out: Path, title: str) -> dict[str, list[float]]:
+        """Run the holdout tasks with the workspace in `workspace_dir`; task -> scores (0-10) per repeat.
+        Finished attempts under `out` are reused."""
         scores: dict[str, list[float]] = {t.id: [] for t in self.holdout}
         for repeat in range(self.config.gating.repeats):
             for result in self._attempts(self.holdout, workspace_dir, out / f"r{repeat}", title):

@@ -165,3 +165,20 @@ def test_sigkill_mid_cycle_then_resume(setup, tmp_path, docker_client):
     assert before and all(after[path] == stamp for path, stamp in before.items())
     events = [json.loads(line)["event"] for line in (run / "events.jsonl").read_text().splitlines()]
     assert "run_resume" in events and events[-1] == "run_end"
+
+
+def test_replay_a_tag_against_the_seed(setup):
+    config = load_config(setup, ["max_cycles=1"])
+    engine = AdaptiveSkillEngine.start(config, run_id="replayed")
+    assert engine.run() == "max_cycles"
+    result = subprocess.run([sys.executable, "-m", "adaptive_skill", "replay", "--run", str(engine.run_dir.root),
+                             "--tag", "evo-1", "--against", "evo-0", "--json"], capture_output=True, text=True,
+                            cwd=REPO, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    evo1, evo0 = report["tags"]["evo-1"], report["tags"]["evo-0"]
+    assert evo1["mean"] == 9.0 and evo0["mean"] == 5.0  # the scripted agent behaves the same again
+    assert evo1["recorded"] == evo1["replayed"] and evo0["recorded"] == evo0["replayed"]
+    bad = subprocess.run([sys.executable, "-m", "adaptive_skill", "replay", "--run", str(engine.run_dir.root),
+                          "--tag", "evo-7"], capture_output=True, text=True, cwd=REPO)
+    assert bad.returncode == 2 and "unknown tag or commit 'evo-7'" in bad.stderr
