@@ -81,6 +81,7 @@ class FileVersions:
         return version
 
     def current(self, path: str) -> str:
-        base = self._base.get(path, "unknown")
+        # Before any full write a file is as the task left it, which is what git restores too.
+        base = self._base.get(path, "git")
         edits = self._edits.get(path, [])
         return base if not edits else f"{base}+{_hash(repr(edits))}"

@@ -99,9 +99,7 @@ class SpiralMonitor:
         failed = is_failure(record)
         shown = record.output if record.output or not record.error else record.error
         output_print = text.fingerprint(shown)
-        recent = self.history.recent(self.history.steps.maxlen or 64)
-        novel = acted and (output_print not in {s.output_print for s in recent}
-                           or (not shown.strip() and action_key not in {s.action_key for s in recent}))
+        novel = acted and self._novel(action_key, output_print, bool(shown.strip()))
         message = trajectory.messages[record.message_index] if record.message_index < len(trajectory.messages) else {}
         thought = message_text(message.get("content")) if message.get("role") == "assistant" else ""
         self.totals["steps"] = float(record.index)
@@ -120,6 +118,17 @@ class SpiralMonitor:
             elif record.argument.strip() == "pwd" and record.exit_code == 0 and record.output.strip():
                 self.cwd = record.output.strip().split("\n")[-1]
         return view
+
+    def _novel(self, action_key: str | None, output_print: str, has_output: bool) -> bool:
+        """Something changed: an output not seen lately, a different result from the last run of
+        the same action (a test that now passes), or a new action whose effect has no output."""
+        recent = self.history.recent(self.history.steps.maxlen or 64)
+        if output_print not in {s.output_print for s in recent}:
+            return True
+        last_run = next((s for s in reversed(recent) if s.action_key == action_key), None)
+        if last_run is None:
+            return not has_output
+        return last_run.output_print != output_print
 
     def _instruction_vector(self, instruction: str):
         if self.embedder is None or not instruction.strip():

@@ -20,7 +20,7 @@ _VOLATILE = [
 ]
 _SPACE = re.compile(r"[ \t]+")
 _ERROR_LINE = re.compile(r"error|exception|fail|fatal|denied|refused|not found|no such|cannot|can't|unable"
-                         r"|invalid|traceback|abort|timed? ?out|panic", re.IGNORECASE)
+                         r"|invalid|traceback|abort|timed? ?out|panic|(?-i:^E\s)", re.IGNORECASE)  # E: pytest's lines
 # Commands that wait on purpose: polling them several times is expected, not a loop.
 _WAITS = re.compile(r"\b(sleep|wait|timeout|until|watch|retry|wait-for-it)\b|--retry")
 # Programs whose exit code 1 means "no" (no match, files differ), not "broken".

@@ -1,0 +1,169 @@
+"""`adaptive-skill spiral scan` and the replay behind it: steps rebuilt from chat messages (both
+tool protocols), recorded steps preferred, the JSON report, one-line errors, and spiral_summary."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adaptive_skill.config import SpiralConfig
+from adaptive_skill.spiral.embedders.lexical import LexicalEmbedder
+from adaptive_skill.spiral.replay import TrajectoryFileError, load_trajectory, rebuild_steps, trajectory_from_data
+from adaptive_skill.spiral.scan import scan
+from adaptive_skill.spiral.summary import spiral_summary
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures" / "trajectories"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "adaptive_skill", "spiral", "scan", *args], capture_output=True,
+                          text=True, cwd=REPO, timeout=120)
+
+
+def scan_file(name: str, **settings) -> dict:
+    return scan(load_trajectory(FIXTURES / name), SpiralConfig.model_validate(settings), LexicalEmbedder())
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def test_cli_reports_a_loop_as_json():
+    result = cli(str(FIXTURES / "loop_native.json"))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert set(report) == {"spiral", "first_step", "events"}
+    assert report["spiral"] is True and report["first_step"] == 4
+    for event in report["events"]:
+        assert set(event) == {"step", "detector", "score", "action", "evidence"}
+        assert isinstance(event["score"], float) and isinstance(event["evidence"], dict)
+    nudge = next(e for e in report["events"] if e["action"] == "nudge")
+    assert nudge["step"] == 4 and nudge["detector"] == "exact_repetition"
+    # `./run.sh` and `/app/run.sh` after `cd /app` are one action
+    detection = next(e for e in report["events"] if e["detector"] == "exact_repetition")
+    assert detection["evidence"]["action"] == "bash:run.sh" and detection["evidence"]["steps"] == [2, 3, 4]
+
+
+def test_cli_healthy_trajectories_and_overrides(tmp_path):
+    for name in ("healthy_long_run.json", "healthy_polling.json"):
+        result = cli(str(FIXTURES / name))
+        assert result.returncode == 0 and json.loads(result.stdout) == {"spiral": False, "first_step": None,
+                                                                         "events": []}, (name, result.stdout)
+    config = tmp_path / "strict.yaml"
+    config.write_text("spiral:\n  poll_tolerance: 1.0\n")
+    strict = json.loads(cli(str(FIXTURES / "healthy_polling.json"), "--config", str(config)).stdout)
+    assert strict["spiral"] is True  # without the tolerance for waiting commands, four refused polls are a loop
+    off = json.loads(cli(str(FIXTURES / "loop_native.json"), "--set", "spiral.threshold=100").stdout)
+    assert off["spiral"] is False and off["events"]  # still detected, never acted on
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("missing.json", "no such trajectory file"),
+    ("broken.json", "broken.json:2: not JSON"),
+    ("not_a_trajectory.json", "expected a list of chat messages or an object with 'messages'"),
+])
+def test_cli_bad_file_is_one_line_and_exit_2(name, message):
+    result = cli(str(FIXTURES / name))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and str(FIXTURES / name) in result.stderr and message in result.stderr
+
+
+def test_cli_bad_config_value():
+    result = cli(str(FIXTURES / "loop_native.json"), "--set", "spiral.ladder=[nudge,explode]")
+    assert result.returncode == 2 and "spiral.ladder" in result.stderr and "Traceback" not in result.stderr
+
+
+# -- replay ------------------------------------------------------------------------------------------
+
+
+def test_rebuilt_steps_text_protocol():
+    trajectory = load_trajectory(FIXTURES / "healthy_long_run.json")
+    steps = trajectory.steps
+    assert len(steps) == 35 and trajectory.instruction.startswith("Build a command-line tool csvstat.py")
+    assert (steps[0].tool, steps[0].argument, steps[0].exit_code) == ("bash", "ls -la", 0)
+    assert steps[5].exit_code == 1 and steps[5].output.endswith("1 failed in 0.05s")  # marker line stripped
+    assert steps[-1].tool == "submit" and steps[-1].argument == "csvstat.py with tests"
+    assert [s.message_index for s in steps[:2]] == [2, 4]
+
+
+def test_rebuilt_steps_native_protocol_and_refusals():
+    monologue = load_trajectory(FIXTURES / "monologue_text.json").steps
+    assert [s.tool for s in monologue] == ["bash", None, None, None, None]
+    assert monologue[1].error == "format: no fenced block in the reply"
+    messages = [
+        {"role": "system", "content": "s"}, {"role": "user", "content": "task"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "bash", "arguments": '{"command": "sleep 9"}'}}]},
+        {"role": "tool", "tool_call_id": "a", "content": "\n[command timed out and was killed]"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "b", "type": "function", "function": {"name": "python", "arguments": '{"code": "1"}'}}]},
+        {"role": "tool", "tool_call_id": "b", "content": "Your reply could not be used: unknown tool 'python' "
+                                                         "(tools: bash, read_skill, submit). Reply with exactly one "
+                                                         "fenced block: ..."},
+        {"role": "assistant", "content": [{"type": "text", "text": "thinking"}]},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "read_skill", "arguments": '{"name": "nope"}'}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "error: no skill named 'nope'"},
+    ]
+    steps = rebuild_steps(messages)
+    assert [(s.index, s.tool) for s in steps] == [(1, "bash"), (2, None), (3, None), (4, "read_skill")]
+    assert steps[0].timed_out and steps[0].exit_code is None
+    assert steps[1].error.startswith("format: unknown tool 'python'")
+    assert steps[2].error == "format: no tool call in the reply"
+    assert steps[3].error == "no skill named 'nope'"
+
+
+def test_recorded_steps_are_preferred_over_messages():
+    data = json.loads((FIXTURES / "timeouts_recorded.json").read_text())
+    trajectory = trajectory_from_data(data)
+    assert all(s.timed_out and s.duration_sec == 120.0 for s in trajectory.steps)
+    report = scan_file("timeouts_recorded.json")
+    assert report["first_step"] == 3
+    assert any(e["detector"] == "repeated_errors" and e["evidence"]["error"].startswith("timeout:")
+               for e in report["events"])
+    # the recorded durations and tokens feed the hard limits too
+    limited = scan_file("timeouts_recorded.json", limits={"max_wall_time_sec": 200})
+    assert [(e["step"], e["action"]) for e in limited["events"] if e["action"] != "detected"] == [(2, "terminate")]
+
+
+def test_monologue_fixture_and_replay_stops_where_the_agent_would():
+    report = scan_file("monologue_text.json")
+    assert report["first_step"] == 4
+    assert {"monologue", "semantic_repetition"} <= {e["detector"] for e in report["events"]}
+    ladder = scan_file("loop_native.json", ladder=["escalate"])
+    assert ladder["first_step"] == 4 and max(e["step"] for e in ladder["events"]) == 4
+
+
+def test_scan_of_a_bare_message_list_and_of_the_agent_shape_agree():
+    messages = json.loads((FIXTURES / "loop_native.json").read_text())["messages"]
+    bare = scan(trajectory_from_data(messages), SpiralConfig(), LexicalEmbedder())
+    wrapped = scan(trajectory_from_data({"messages": messages}), SpiralConfig(), LexicalEmbedder())
+    assert bare == wrapped and bare["first_step"] == 4
+
+
+def test_load_errors_name_the_file(tmp_path):
+    with pytest.raises(TrajectoryFileError, match="not_a_trajectory.json: expected"):
+        load_trajectory(FIXTURES / "not_a_trajectory.json")
+    bad_steps = tmp_path / "bad_steps.json"
+    bad_steps.write_text(json.dumps({"messages": [], "steps": [{"index": 1, "tool": "bash", "oops": 1}, 3]}))
+    with pytest.raises(TrajectoryFileError, match="bad_steps.json: 'steps' is not a list"):
+        load_trajectory(bad_steps)
+
+
+def test_spiral_summary_counts_what_the_judge_needs():
+    assert spiral_summary([{"role": "user", "content": "x"}])["interventions"] == 0
+    data = {"status": "halted", "metadata": {"needs_review": True}, "events": [
+        {"step": 3, "detector": "exact_repetition", "score": 1.0, "action": "detected", "evidence": {}},
+        {"step": 3, "detector": "repeated_errors", "score": 1.0, "action": "detected", "evidence": {}},
+        {"step": 3, "detector": "exact_repetition", "action": "nudge", "evidence": {"score": 1.6}},
+        {"step": 5, "detector": "exact_repetition", "score": 1.3, "action": "detected", "evidence": {}},
+        {"step": 5, "detector": "exact_repetition", "action": "escalate", "evidence": {"score": 1.3}},
+    ]}
+    assert spiral_summary(data) == {
+        "detections": 3, "interventions": 2,
+        "by_detector": {"exact_repetition": 2, "repeated_errors": 1},
+        "by_action": {"nudge": 1, "escalate": 1},
+        "first_detection_step": 3, "first_intervention_step": 3, "strongest_action": "escalate",
+        "needs_review": True, "halted": True}

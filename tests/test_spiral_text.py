@@ -1,0 +1,86 @@
+"""How the monitor reads commands, outputs and file writes."""
+
+import pytest
+
+from adaptive_skill.agent.trajectory import StepRecord
+from adaptive_skill.spiral.files import FileVersions, file_writes
+from adaptive_skill.spiral.steps import error_signature, is_failure
+from adaptive_skill.spiral.text import cd_target, error_line, fingerprint, keywords, normalize_action, waits
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("cat  config.yaml", "cat config.yaml"),
+    ("cat 'config.yaml'", 'cat "config.yaml"'),
+    ("./run.sh --port 80", "run.sh --port 80"),
+    ("/app/run.sh", "./run.sh"),
+    ("grep -n x src//a.py;", "grep -n x ./src/a.py"),
+    ("ls|wc -l", "ls | wc -l"),
+])
+def test_actions_that_are_the_same(a, b):
+    assert normalize_action("bash", a, cwd="/app") == normalize_action("bash", b, cwd="/app")
+
+
+@pytest.mark.parametrize(("a", "b"), [("cat a.txt", "cat b.txt"), ("rm -rf build", "rm -rf /build"),
+                                      ("echo 'a  b'", "echo 'a b'")])
+def test_actions_that_differ(a, b):
+    assert normalize_action("bash", a, cwd="/app") != normalize_action("bash", b, cwd="/app")
+
+
+def test_unreadable_quoting_falls_back_to_whitespace():
+    assert normalize_action("bash", "cat > a <<EOF\ndon't\nEOF") == "bash:cat > a <<EOF don't EOF"
+    assert normalize_action("read_skill", "  check-your-work ") == "read_skill:check-your-work"
+
+
+def test_fingerprint_ignores_timings_clocks_addresses_and_spacing():
+    a = "2024-05-01T10:00:01Z started\n1 failed, 3 passed in 0.21s\nobject at 0x7f3a2b  pid=4242"
+    b = "2024-05-02T11:30:59Z started\n1 failed,  3 passed in 1.5s\n\nobject at 0x7f00ff  pid=99"
+    assert fingerprint(a) == fingerprint(b)
+    assert fingerprint("rows: 10/100") != fingerprint("rows: 20/100")  # a moving counter is not noise
+    assert fingerprint("\x1b[31mFAILED\x1b[0m") == fingerprint("FAILED")
+
+
+def test_error_line_follows_the_error_not_the_frames():
+    first = 'Traceback (most recent call last):\n  File "a.py", line 3\nNameError: name \'x\' is not defined'
+    moved = 'Traceback (most recent call last):\n  File "a.py", line 9\nNameError: name \'x\' is not defined'
+    assert error_line(first) == error_line(moved) and "NameError" in error_line(first)
+    assert error_line("E  assert 1 == 2\n1 failed in 0.1s") != error_line("E  assert 3 == 2\n1 failed in 0.2s")
+    assert error_line("just some text\nlast line") == "last line" and error_line("") == ""
+
+
+def test_failures_and_their_signatures():
+    assert not is_failure(StepRecord(1, "bash", "grep -q TODO src/a.py", "", 1))  # grep's "no match"
+    assert is_failure(StepRecord(1, "bash", "grep -q TODO src/a.py | wc -l", "", 1))
+    assert is_failure(StepRecord(1, "bash", "grep -q TODO missing.py", "grep: missing.py: No such file", 2))
+    assert is_failure(StepRecord(1, "bash", "sleep 100", "", None, timed_out=True))
+    assert is_failure(StepRecord(1, "read_skill", "nope", "", error="no skill named 'nope'"))
+    assert is_failure(StepRecord(1, None, error="format: unknown tool 'python' (tools: bash)"))
+    assert not is_failure(StepRecord(1, None, error="format: no tool call in the reply"))
+    silent = StepRecord(1, "bash", "false", "", 1)
+    assert error_signature(silent, "bash:false") == "exit 1: bash:false"  # nothing said: the command is the error
+
+
+def test_small_readers():
+    assert cd_target("cd /app && make") == "/app" and cd_target("make -C sub") is None
+    assert waits("sleep 2; curl -sf localhost:8000") and waits("until nc -z db 5432; do :; done")
+    assert not waits("make test")
+    assert {"src/parser.py", "parser", "pytest"} <= keywords("Fix src/parser.py so that pytest passes")
+    assert "the" not in keywords("the task")
+
+
+def test_file_writes_from_command_text():
+    assert [(w.path, w.kind) for w in file_writes("cat > a.py <<'EOF'\nprint(1)\nEOF")] == [("a.py", "content")]
+    assert [(w.path, w.kind) for w in file_writes("cat <<EOF > /app/b.txt\nhi\nEOF\nls")] == [("/app/b.txt", "content")]
+    assert [(w.path, w.kind) for w in file_writes("tee c.txt <<EOF\nx\nEOF")] == [("c.txt", "content")]
+    assert [(w.path, w.kind) for w in file_writes("echo 'x=1' >> d.env")] == [("d.env", "append")]
+    assert file_writes("sed -i 's/a/b/g' e.py")[0].edit == ("a", "b", "g")
+    assert file_writes("git restore f.py")[0].kind == "restore"
+    assert file_writes("ls -la") == [] and file_writes("make > build.log 2>&1") == []
+
+
+def test_file_versions_see_edits_undone():
+    versions = FileVersions()
+    seen = [versions.apply(n, file_writes(c)[0], "x.py") for n, c in enumerate([
+        "sed -i 's/a/b/' x.py", "sed -i 's/b/a/' x.py", "sed -i 's/a/b/' x.py", "git checkout -- x.py"], 1)]
+    assert seen[0] == seen[2] and seen[1] == seen[3] == "git" and seen[0] != seen[1]
+    same = [versions.apply(5, file_writes(f"cat > y <<EOF\n{body}\nEOF")[0], "y") for body in ("1", "2", "1")]
+    assert same[0] == same[2] != same[1]
