@@ -42,7 +42,7 @@ class Detail:
 
 
 LEVELS = (
-    Detail("full", 3, 3, command_lines=2, output_lines=3, error_lines=12, line_chars=240, loops=10, events=20),
+    Detail("full", 3, 3, command_lines=2, output_lines=3, error_lines=60, line_chars=240, loops=10, events=20),
     Detail("brief", 3, 3, command_lines=1, output_lines=1, error_lines=4, line_chars=160, loops=5, events=8),
     Detail("minimal", 3, 3, command_lines=1, output_lines=0, error_lines=2, line_chars=120, loops=3, events=3),
     # Errors before context: one command at each end, one line of evidence per error.
@@ -181,11 +181,15 @@ def _header(signals: Signals) -> str:
 
 
 def _step_lines(step: StepRecord, detail: Detail, failure: Failure | None) -> list[str]:
-    lines = _command_lines(step, f"step {step.index}", detail)
-    if failure is not None:  # its evidence is in the Errors or Timeouts section
+    if failure is not None:  # the command in full and its evidence are in Errors or Timeouts
+        first = (step.argument.strip().splitlines() or [""])[0]
+        more = " [...]" if step.tool == "bash" and "\n" in step.argument.strip() else ""
+        label = f"step {step.index} $ " if step.tool == "bash" else f"step {step.index} {step.tool or ''} "
         section = "Errors" if failure.is_error else "Timeouts"
-        lines.append(f"  -> {_failure_status(failure)} (see {section})")
-        return lines
+        return [f"{label}{clip(first, detail.line_chars // 2)}{more}".rstrip()
+                if step.tool is not None else f"step {step.index} (malformed reply)",
+                f"  -> {_failure_status(failure)} (see {section})"]
+    lines = _command_lines(step, f"step {step.index}", detail)
     status = f"exit {step.exit_code}" if step.exit_code is not None else "ok"
     lines.append(f"  -> {status}" if step.tool == "bash" else "  -> ok")
     if step.tool == "bash" and detail.output_lines:

@@ -22,7 +22,9 @@ TRACEBACK = re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)
 ERROR_LINE = re.compile(
     r"error|fatal|fail|exception|traceback|denied|not found|no such|cannot|can't|could not|unable to"
     r"|invalid|undefined|unrecognized|unknown|missing|refused|segmentation fault|aborted|panic|killed|\bERR\b"
-    r"|^\s*File \".*\", line \d+|^E\s", re.IGNORECASE)
+    r"|^E\s", re.IGNORECASE)
+# A Python stack frame. Only the frame right before an error line is kept: where it was raised.
+FRAME_LINE = re.compile(r'^\s*File ".*", line \d+')
 MAX_LINE_CHARS = 240
 
 
@@ -63,15 +65,24 @@ def find_failures(steps: list[StepRecord]) -> list[Failure]:
 
 def error_lines(output: str) -> list[str]:
     """The lines of a failing step's output that say what went wrong, in order, each once (cut
-    to MAX_LINE_CHARS). With no such line, the last three non-empty lines: a bare non-zero exit
-    still shows what the command printed last."""
+    to MAX_LINE_CHARS): every ERROR_LINE, and before it the last stack frame that led to it.
+    With no such line, the last three non-empty lines: a bare non-zero exit still shows what the
+    command printed last."""
     seen: set[str] = set()
     found: list[str] = []
+    frame: str | None = None
     for line in output.splitlines():
         line = clip(line.rstrip(), MAX_LINE_CHARS)
-        if ERROR_LINE.search(line) and line not in seen:
-            seen.add(line)
-            found.append(line)
+        if FRAME_LINE.match(line):
+            frame = line
+            continue
+        if not ERROR_LINE.search(line):
+            continue
+        for kept in (frame, line):
+            if kept is not None and kept not in seen:
+                seen.add(kept)
+                found.append(kept)
+        frame = None
     if not found:
         found = [clip(line.rstrip(), MAX_LINE_CHARS) for line in output.splitlines() if line.strip()][-3:]
     return found
