@@ -193,3 +193,16 @@ def test_unreadable_files_name_the_file(tmp_path, content, message):
     with pytest.raises(TrajectoryFileError) as caught:
         load_view(path)
     assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value)
+
+
+def test_error_lines_keep_the_frame_that_raised_and_each_line_once():
+    output = ('Traceback (most recent call last):\n'
+              '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main\n'
+              '  File "/app/main.py", line 9, in <module>\n    load()\n'
+              '  File "/app/store.py", line 4, in load\n    return json.loads(text)\n'
+              'json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n'
+              'json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n')
+    assert error_lines(output) == ["Traceback (most recent call last):", '  File "/app/store.py", line 4, in load',
+                                   "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"]
+    [long] = error_lines("x" * 1000 + " error: disk full " + "y" * 1000)
+    assert len(long) == 240 and "error: disk full" in long and long.startswith("xxx") and long.endswith("...")

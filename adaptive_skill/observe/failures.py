@@ -71,14 +71,14 @@ def error_lines(output: str) -> list[str]:
     seen: set[str] = set()
     found: list[str] = []
     frame: str | None = None
-    for line in output.splitlines():
-        line = clip(line.rstrip(), MAX_LINE_CHARS)
-        if FRAME_LINE.match(line):
-            frame = line
+    for raw in output.splitlines():
+        raw = raw.rstrip()
+        if FRAME_LINE.match(raw):
+            frame = clip(raw, MAX_LINE_CHARS)
             continue
-        if not ERROR_LINE.search(line):
+        if not (match := ERROR_LINE.search(raw)):
             continue
-        for kept in (frame, line):
+        for kept in (frame, _clip_around(raw, match.start())):
             if kept is not None and kept not in seen:
                 seen.add(kept)
                 found.append(kept)
@@ -86,3 +86,11 @@ def error_lines(output: str) -> list[str]:
     if not found:
         found = [clip(line.rstrip(), MAX_LINE_CHARS) for line in output.splitlines() if line.strip()][-3:]
     return found
+
+
+def _clip_around(line: str, at: int) -> str:
+    """A long line cut so that the word that made it an error line stays in view."""
+    if len(line) <= MAX_LINE_CHARS or at < MAX_LINE_CHARS - 60:
+        return clip(line, MAX_LINE_CHARS)
+    head = MAX_LINE_CHARS // 4
+    return clip(f"{line[:head]} [...] {line[at - head:]}", MAX_LINE_CHARS)
