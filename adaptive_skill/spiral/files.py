@@ -77,7 +77,9 @@ class FileVersions:
             else:
                 edits.append(write.edit)
         version = self.current(path)
-        self.history.setdefault(path, []).append((step, version))
+        history = self.history.setdefault(path, [])
+        history.append((step, version))
+        del history[:-16]  # enough for any alternation worth seeing; a long run stays cheap
         return version
 
     def current(self, path: str) -> str:

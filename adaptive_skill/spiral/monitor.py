@@ -20,6 +20,8 @@ from adaptive_skill.spiral import interventions, text
 from adaptive_skill.spiral.detectors import Detection, History, build_detectors, weight_of
 from adaptive_skill.spiral.detectors.monologue import is_self_referential
 from adaptive_skill.spiral.embedders import EmbedderError
+from adaptive_skill.spiral.files import file_writes
+from adaptive_skill.spiral.progress import Ledger
 from adaptive_skill.spiral.steps import (
     StepView,
     error_signature,
@@ -41,6 +43,7 @@ class SpiralMonitor:
         self.config = config
         self.embedder = embedder if any(getattr(config.detectors, d).enabled for d in _NEEDS_VECTORS) else None
         self.history = History()
+        self.ledger = Ledger()
         self.detectors: list | None = None  # built on the first step, once the instruction is known
         self.risk = 0.0
         self.level = -1  # index into the ladder of the last rung taken
@@ -59,7 +62,11 @@ class SpiralMonitor:
         if self.detectors is None:
             vector = self._instruction_vector(trajectory.instruction)
             self.detectors = build_detectors(self.config, trajectory.instruction, vector, self.embedder)
-        pending = [s for s in trajectory.steps if s.index > self.last_index]  # malformed turns come in between
+        pending = []  # this step, and malformed turns before it the agent did not show the monitor
+        for record in reversed(trajectory.steps):
+            if record.index <= self.last_index:
+                break
+            pending.insert(0, record)
         if step.index > self.last_index and all(s is not step for s in pending):
             pending.append(step)
         self.last_index = max(self.last_index, step.index)
@@ -111,7 +118,9 @@ class SpiralMonitor:
                         thought=thought, action_key=action_key, output_print=output_print, failed=failed,
                         error_signature=error_signature(record, action_key) if failed else "",
                         waits=record.tool == "bash" and text.waits(record.argument), novel=novel,
-                        self_reference=is_self_referential(thought), cwd=self.cwd, totals=dict(self.totals))
+                        self_reference=is_self_referential(thought), cwd=self.cwd, totals=dict(self.totals),
+                        writes=file_writes(record.argument) if record.tool == "bash" and not failed else [])
+        self.ledger.record(view)
         if record.tool == "bash":
             if target := text.cd_target(record.argument):
                 self.cwd = target
@@ -169,7 +178,7 @@ class SpiralMonitor:
             message = interventions.nudge_message(fired)
         elif action == "restart":
             new_context = interventions.restart_context(trajectory)
-            message = interventions.progress_summary(trajectory, fired, view.index)
+            message = interventions.progress_summary(self.ledger, fired, list(self.history.steps))
         elif action == "rollback":
             new_context, dropped = interventions.rollback_context(trajectory, context, main.span_start or view.index)
             evidence["dropped_steps"] = dropped

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adaptive_skill.spiral import text
+from adaptive_skill.spiral.files import FileWrite
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,6 +35,7 @@ class StepView:
     novel: bool  # the step showed something not seen in the recent steps
     self_reference: bool = False
     cwd: str | None = None  # the shell's directory as far as the commands tell
+    writes: list[FileWrite] = field(default_factory=list)  # files the command writes, as far as it tells
     vector: np.ndarray | None = None  # embedding of thought + action, when a detector needs it
     totals: dict[str, float] = field(default_factory=dict)  # steps, tokens, cost, elapsed_sec so far
 

@@ -28,6 +28,7 @@ _QUERY_PROGRAMS = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "[", "
                    "command", "type", "git-diff", "ag"}
 _CD = re.compile(r"(?:^|[;&|]\s*)cd\s+(/[^\s;&|]*)")
 _HEAD_TAIL = 4000
+_SHLEX_LIMIT = 400
 
 
 def clean_output(text: str) -> str:
@@ -76,7 +77,10 @@ def normalize_path(token: str, cwd: str | None) -> str:
 
 def split_command(command: str) -> list[str]:
     """Shell words with quoting removed and operators (|, &&, ;) as their own words; a command
-    shlex cannot read (an apostrophe in a here-document) falls back to whitespace."""
+    shlex cannot read (an apostrophe in a here-document) falls back to whitespace, and so does a
+    long one (a file written inline), where shlex would cost milliseconds and quoting rarely differs."""
+    if len(command) > _SHLEX_LIMIT:
+        return command.split()
     lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
@@ -100,7 +104,7 @@ def waits(command: str) -> bool:
 
 
 def program(command: str) -> str:
-    words = split_command(command)
+    words = split_command(command.lstrip().split("\n", 1)[0][:200])
     while words and "=" in words[0] and not words[0].startswith("="):  # VAR=value prefixes
         words = words[1:]
     if words and words[0] in ("sudo", "env", "time", "nice", "!"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adaptive_skill.config import AlternationConfig
 from adaptive_skill.spiral.detectors.base import Detection, History
-from adaptive_skill.spiral.files import FileVersions, file_writes
+from adaptive_skill.spiral.files import FileVersions
 from adaptive_skill.spiral.steps import StepView
 from adaptive_skill.spiral.text import normalize_path
 
@@ -50,7 +50,7 @@ class Alternation:
         if step.tool != "bash" or step.failed:
             return None
         found = None
-        for write in file_writes(step.argument):
+        for write in step.writes:
             path = normalize_path(write.path, step.cwd)
             self.files.apply(step.index, write, path)
             history = self.files.history[path]
