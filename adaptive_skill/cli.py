@@ -52,6 +52,13 @@ def run_handler(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`... | head`): not an error. Point stdout at devnull so the
+        # interpreter's final flush does not complain either.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # an internal error: still one line unless the user asks for more
         if args.verbose:
             raise

@@ -4,7 +4,7 @@ agreement with the signals, and the budget fallbacks down to a huge trajectory."
 import re
 
 import pytest
-from test_observe_support import EVENTS, HEREDOC, MAKE_ERROR, TRACEBACK, S, bash, malformed, sample_specs, trajectory
+from observe_support import EVENTS, HEREDOC, MAKE_ERROR, TRACEBACK, S, bash, malformed, sample_specs, trajectory
 
 from adaptive_skill.observe import TokenCounter, compress, extract_signals
 from adaptive_skill.observe.compress import raw_text

@@ -4,7 +4,7 @@ judge_error, the on-disk cache, parallel batches and the report."""
 import threading
 
 import pytest
-from test_observe_support import EVENTS, bash, sample_specs, trajectory
+from observe_support import EVENTS, bash, sample_specs, trajectory
 
 from adaptive_skill.config import JudgeConfig, LimitsConfig
 from adaptive_skill.llm import Accounting, LLMConfigError

@@ -6,7 +6,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from test_observe_support import EVENTS, HEREDOC, TRACEBACK, S, bash, sample_specs, trajectory
+from observe_support import EVENTS, HEREDOC, TRACEBACK, S, bash, sample_specs, trajectory
 
 from adaptive_skill.agent.loop import AgentLimits, TerminalAgent
 from adaptive_skill.llm.scripted import ScriptedLLM
