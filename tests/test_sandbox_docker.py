@@ -274,3 +274,14 @@ def test_commands_survive_a_copy_during_a_session(sandbox, tmp_path: Path):
 
 def _exists(client, name: str) -> bool:
     return bool(client.containers.list(all=True, filters={"name": f"^/{name}$"}))
+
+
+def test_a_container_removed_underneath_gives_sandbox_errors(sandbox, docker_client, tmp_path):
+    docker_client.containers.get(sandbox.name).remove(force=True)
+    with pytest.raises(SandboxError):
+        sandbox.run("echo hi")
+    with pytest.raises(SandboxError):
+        sandbox.exec("echo hi")
+    with pytest.raises(SandboxError):
+        sandbox.copy_out("/etc/hostname", tmp_path / "h")
+    sandbox.close()  # and closing still works

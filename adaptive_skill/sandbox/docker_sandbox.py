@@ -16,6 +16,8 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
@@ -132,14 +134,15 @@ class DockerSandbox:
         api = self._client.api
         started = time.monotonic()
         limit = "none" if timeout is None else f"{max(timeout, 0.001):.3f}"
-        exec_id = api.exec_create(self._container.id, ["bash", "-c", _EXEC_SCRIPT, "exec", limit, command],
-                                  user="root", workdir=workdir or self.workdir)["Id"]
-        channel = _ExecChannel(api, exec_id)
-        guard = None if timeout is None else started + timeout + _EXEC_GUARD_SEC
-        output, eof = channel.read_to_end(guard)
-        channel.close()
+        with self._engine_errors("exec"):
+            exec_id = api.exec_create(self._container.id, ["bash", "-c", _EXEC_SCRIPT, "exec", limit, command],
+                                      user="root", workdir=workdir or self.workdir)["Id"]
+            channel = _ExecChannel(api, exec_id)
+            guard = None if timeout is None else started + timeout + _EXEC_GUARD_SEC
+            output, eof = channel.read_to_end(guard)
+            channel.close()
+            code = channel.exit_code() if eof else None
         elapsed = time.monotonic() - started
-        code = channel.exit_code() if eof else None
         timed_out = not eof or (timeout is not None and code in (124, 137) and elapsed >= timeout)
         return CommandResult(output=output.decode("utf-8", "replace"), exit_code=None if timed_out else code,
                              timed_out=timed_out, duration_sec=elapsed)
@@ -159,7 +162,8 @@ class DockerSandbox:
             with tarfile.open(fileobj=archive, mode="w") as tar:
                 tar.add(src, arcname=name, filter=_owned_by_root)
             archive.seek(0)
-            self._container.put_archive(parent, archive)
+            with self._engine_errors(f"copy {src} in"):
+                self._container.put_archive(parent, archive)
 
     def copy_out(self, src: str, dest: Path) -> None:
         import docker
@@ -170,15 +174,30 @@ class DockerSandbox:
             stream, stat = self._container.get_archive(_absolute(src))
         except docker.errors.NotFound as exc:
             raise SandboxError(f"{src} does not exist in sandbox {self.name}") from exc
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"cannot copy {src} out of sandbox {self.name}: {one_line(exc)}") from exc
         dest.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.SpooledTemporaryFile(_SPOOL_BYTES) as archive, \
                 tempfile.TemporaryDirectory(dir=dest.parent, prefix=".copy-out-") as tmp:
-            for chunk in stream:
-                archive.write(chunk)
+            with self._engine_errors(f"copy {src} out"):
+                for chunk in stream:
+                    archive.write(chunk)
             archive.seek(0)
             with tarfile.open(fileobj=archive, mode="r") as tar:
                 tar.extractall(tmp, filter=_owned_by_me)
             _move_into_place(Path(tmp) / stat["name"], dest)
+
+
+    @contextmanager
+    def _engine_errors(self, action: str) -> Iterator[None]:
+        """Engine failures (container gone, engine down) as SandboxError, like the rest of the API."""
+        import docker
+        import requests
+
+        try:
+            yield
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            raise SandboxError(f"cannot {action} in sandbox {self.name}: {one_line(exc)}") from exc
 
 
 class _DockerShellBackend:
@@ -251,16 +270,27 @@ class _ExecChannel:
             out += data
 
     def alive(self) -> bool:
-        return bool(self._api.exec_inspect(self._id)["Running"])
+        state = self._state()
+        return bool(state and state["Running"])
 
     def exit_code(self) -> int | None:
         # The stream can close a moment before the engine records the exit.
         for _ in range(50):
-            state = self._api.exec_inspect(self._id)
+            state = self._state()
+            if state is None:
+                return None  # the exec (or its container) is gone
             if not state["Running"]:
                 return state["ExitCode"]
             time.sleep(0.02)
         return None
+
+    def _state(self) -> dict | None:
+        import docker
+
+        try:
+            return self._api.exec_inspect(self._id)
+        except docker.errors.NotFound:
+            return None
 
     def close(self) -> None:
         for closer in (lambda: self._sock.shutdown(socket.SHUT_RDWR), self._sock.close, self._wrapped.close):

@@ -26,7 +26,9 @@ from typing import Protocol
 
 from adaptive_skill.sandbox.base import CommandResult, SandboxError
 
-SHELL_ARGV = ["bash", "--noprofile", "--norc", "--noediting", "-i"]
+# stderr joins stdout before bash says a word: Docker relays the two streams separately, so
+# its startup chatter on stderr could otherwise arrive after the handshake and leak into output.
+SHELL_ARGV = ["bash", "-c", "exec bash --noprofile --norc --noediting -i 2>&1"]
 SENTINEL_FD = 87
 _POLL_SEC = 1.0  # how long silence lasts before we check whether the shell is still alive
 
@@ -158,7 +160,7 @@ class ShellSession:
         # The kernel clock where the shell runs vs ours: lets the kill helper tell which processes
         # a command started (uptime is in 1/100 s, the unit of a process's start time in /proc).
         self._uptime_offset = float(uptime) - time.monotonic() if uptime else None
-        self._buf.clear()  # bash's startup chatter ("no job control in this shell")
+        self._buf.clear()  # (bash's startup chatter, "no job control in this shell", came before READY)
 
     def close(self) -> None:
         if self._channel is not None:
