@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from adaptive_skill.agent.loop import Intervention
 from adaptive_skill.agent.trajectory import StepRecord, Trajectory
 from adaptive_skill.spiral import interventions, text
-from adaptive_skill.spiral.detectors import Detection, History, build_detectors, weight_of
+from adaptive_skill.spiral.detectors import Detection, Detector, History, build_detectors, weight_of
 from adaptive_skill.spiral.detectors.monologue import is_self_referential
 from adaptive_skill.spiral.embedders import EmbedderError
 from adaptive_skill.spiral.files import file_writes
@@ -44,7 +44,7 @@ class SpiralMonitor:
         self.embedder = embedder if any(getattr(config.detectors, d).enabled for d in _NEEDS_VECTORS) else None
         self.history = History()
         self.ledger = Ledger()
-        self.detectors: list | None = None  # built on the first step, once the instruction is known
+        self.detectors: list[Detector] | None = None  # built on the first step, once the instruction is known
         self.risk = 0.0
         self.level = -1  # index into the ladder of the last rung taken
         self.last_intervention: int | None = None

@@ -51,8 +51,8 @@ class SemanticRepetition:
         if len(alike) < needed:
             return None
         return Detection(self.name, min(2.0, len(alike) / needed),
-                         f"your last {len(alike) + 1} turns say the same thing in different words "
-                         f"and bring nothing new",
+                         f"{len(alike) + 1} of your last {len(earlier) + 1} turns say the same thing in other "
+                         f"words and bring nothing new",
                          {"steps": [s.index for s, _ in alike], "similarity": [round(c, 3) for _, c in alike],
                           "intent": step.intent[:200]},
                          span_start=alike[0][0].index)
