@@ -49,7 +49,7 @@ def test_every_signal_of_a_recorded_trajectory():
             {"step": 7, "kind": "format", "exit_code": None, "command": "",
              "lines": ["format: no tool call in the reply"]},
         ],
-        "spiral_events": {"count": 3, "by_detector": {"repetition": 2, "error_cycle": 1},
+        "spiral_events": {"count": 3, "detections": 0, "by_detector": {"repetition": 2, "error_cycle": 1},
                           "by_action": {"nudge": 2, "restart": 1}, "steps": [9, 10, 10]},
         "duration_sec": 42.5,
         "tokens": {"prompt_tokens": 1100, "completion_tokens": 220, "total_tokens": 1320},
@@ -206,3 +206,12 @@ def test_error_lines_keep_the_frame_that_raised_and_each_line_once():
                                    "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"]
     [long] = error_lines("x" * 1000 + " error: disk full " + "y" * 1000)
     assert len(long) == 240 and "error: disk full" in long and long.startswith("xxx") and long.endswith("...")
+
+
+def test_bare_detections_are_not_counted_as_spiral_interventions():
+    from adaptive_skill.observe.signals import spiral_summary
+
+    events = [{"step": 2, "detector": "repetition", "action": "detected", "score": 0.4},
+              {"step": 3, "detector": "repetition", "action": "nudge", "score": 0.9}]
+    assert spiral_summary(events) == {"count": 1, "detections": 1, "by_detector": {"repetition": 1},
+                                      "by_action": {"nudge": 1}, "steps": [3]}

@@ -27,7 +27,7 @@ class Signals:
     submitted: bool
     submit_value: str | None
     error_snippets: list[dict[str, Any]]  # {step, kind, exit_code, command, lines}
-    spiral_events: dict[str, Any]  # {count, by_detector, by_action, steps}
+    spiral_events: dict[str, Any]  # {count, detections, by_detector, by_action, steps}
     duration_sec: float | None
     tokens: dict[str, int] | None
     cost: float | None
@@ -75,10 +75,14 @@ def repeated_commands(view: TrajectoryView, threshold: int = REPEAT_THRESHOLD) -
 
 
 def spiral_summary(events: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"count": len(events),
-            "by_detector": dict(Counter(str(e.get("detector", "?")) for e in events)),
-            "by_action": dict(Counter(str(e.get("action", "?")) for e in events)),
-            "steps": [e.get("step") for e in events]}
+    """Interventions (nudge and stronger) are the count; the monitor's bare detections
+    (`action: detected`) are counted apart, so a watchful monitor does not look like a spiral."""
+    interventions = [e for e in events if e.get("action") != "detected"]
+    return {"count": len(interventions),
+            "detections": len(events) - len(interventions),
+            "by_detector": dict(Counter(str(e.get("detector", "?")) for e in interventions)),
+            "by_action": dict(Counter(str(e.get("action", "?")) for e in interventions)),
+            "steps": [e.get("step") for e in interventions]}
 
 
 def _snippet(failure: Failure) -> dict[str, Any]:
