@@ -220,6 +220,28 @@ class EvolverConfig(_Strict):
     max_turns: int = Field(30, gt=0)
 
 
+class NoveltyConfig(_Strict):
+    """Novelty-driven task proposal (adaptive_skill/novelty, docs/novelty.md). Scores are cosine
+    distances (0 same direction, 1 unrelated, up to 2 opposite); the model is `models.proposer`
+    (its temperature too) and the embedder `models.embedder`."""
+
+    strategy: Literal["breakthrough", "exhaust", "coverage"] = "breakthrough"
+    threshold: float = Field(0.4, gt=0.0, le=2.0)  # breakthrough: stop at a score this high
+    exhaust_threshold: float = Field(0.15, ge=0.0, le=2.0)  # exhaust: stop when the rolling mean falls below
+    exhaust_window: int = Field(3, ge=1)  # scores in that rolling mean
+    clusters: int = Field(5, ge=1)  # coverage: stop once this many distinct clusters are seen
+    cluster_similarity: float = Field(0.5, gt=0.0, le=1.0)  # cosine to a cluster's centre to join it
+    jump_threshold: float = Field(0.3, gt=0.0, le=2.0)  # distance to the previous task that counts as a jump
+    max_iterations: int = Field(20, ge=1)
+    max_consecutive_failures: int = Field(3, ge=1)  # model or embedder failures in a row before giving up
+    language: Literal["en", "zh"] = "en"
+    perturbation: Literal["expert", "domain", "hybrid"] = "expert"
+    contrastive: bool = False  # show the recent tasks and ask for something unlike them
+    contrastive_window: int = Field(3, ge=1)
+    archive: bool = False  # keep the best task per (category, difficulty) cell and point at empty cells
+    seed: int | None = None  # perspective sampling; None draws a fresh order each run
+
+
 class EvolveConfig(_Strict):
     # The engine's switches (seed table, defaults kept).
     trajectory_only: bool = True
@@ -248,6 +270,7 @@ class EvolveConfig(_Strict):
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     skills: SkillRulesConfig = Field(default_factory=SkillRulesConfig)
     evolver: EvolverConfig = Field(default_factory=EvolverConfig)
+    novelty: NoveltyConfig = Field(default_factory=NoveltyConfig)
 
     # Key paths whose values came from secret-looking environment variables.
     _secret_paths: set[str] = PrivateAttr(default_factory=set)
