@@ -57,7 +57,7 @@ def test_bad_trajectory_files_end_in_one_line(tmp_path, content, message):
                  ("judge", path, "--task", make_task(tmp_path, "t"), "--model", f"scripted/{FIXTURES / 'judge_reply.yaml'}")):
         result = cli(*args)
         assert result.returncode == 2 and result.stdout == "", args
-        assert result.stderr.startswith(f"error: {path}: ") and message in result.stderr
+        assert result.stderr.startswith(f"error: {path}") and message in result.stderr
         assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
 
 

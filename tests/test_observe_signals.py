@@ -192,7 +192,7 @@ def test_unreadable_files_name_the_file(tmp_path, content, message):
         path.write_text(content)
     with pytest.raises(TrajectoryFileError) as caught:
         load_view(path)
-    assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value)
+    assert str(caught.value).startswith(f"{path}") and message in str(caught.value)
 
 
 def test_error_lines_keep_the_frame_that_raised_and_each_line_once():

@@ -19,9 +19,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from adaptive_skill.agent.rebuild import message_text
 from adaptive_skill.agent.trajectory import StepRecord
 from adaptive_skill.observe.failures import Failure, find_failures
-from adaptive_skill.observe.replay import message_text
 from adaptive_skill.observe.shelltext import clip, head_tail, normalize_command, short_command
 from adaptive_skill.observe.signals import Signals, extract_signals
 from adaptive_skill.observe.tokens import TokenCounter

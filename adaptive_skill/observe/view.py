@@ -7,20 +7,20 @@ timeout flags) are used when present; otherwise steps are rebuilt from the messa
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adaptive_skill.agent.rebuild import (
+    TrajectoryFileError,
+    message_text,
+    read_trajectory_json,
+    rebuild_steps,
+    recorded_steps,
+)
 from adaptive_skill.agent.trajectory import StepRecord, Trajectory
-from adaptive_skill.errors import UserError
-from adaptive_skill.observe.replay import message_text, replay_steps
 
-_STEP_FIELDS = {f.name for f in fields(StepRecord)}
-
-
-class TrajectoryFileError(UserError):
-    """A trajectory file that cannot be read (missing, not JSON, not a trajectory)."""
+__all__ = ["TrajectoryFileError", "TrajectoryView", "as_view", "load_view"]
 
 
 @dataclass
@@ -51,15 +51,7 @@ def as_view(trajectory: TrajectoryView | Trajectory | dict[str, Any] | list[dict
 
 def load_view(path: str | Path) -> TrajectoryView:
     """Read a trajectory file; every problem is one TrajectoryFileError naming the file."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TrajectoryFileError(f"{path}: no such trajectory file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TrajectoryFileError(f"{path}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise TrajectoryFileError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}") from None
+    data = read_trajectory_json(path)
     try:
         return as_view(data)
     except (TypeError, ValueError) as exc:
@@ -70,12 +62,10 @@ def _from_dict(data: dict[str, Any]) -> TrajectoryView:
     messages = data.get("messages")
     if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
         raise ValueError("expected a list of chat messages or an object with 'messages'")
-    raw_steps = data.get("steps")
-    if isinstance(raw_steps, list) and all(isinstance(s, dict) for s in raw_steps):
-        steps = [StepRecord(**{k: v for k, v in s.items() if k in _STEP_FIELDS}) for s in raw_steps]
-        recorded = True
-    else:
-        steps, recorded = replay_steps(messages), False
+    steps = recorded_steps(data)
+    recorded = steps is not None
+    if steps is None:
+        steps = rebuild_steps(messages)
     events = data.get("events") if isinstance(data.get("events"), list) else []
     submission = data.get("submission")
     if submission is None:

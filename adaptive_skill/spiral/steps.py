@@ -4,8 +4,9 @@ once for all detectors (canonical action, output fingerprint, error line, novelt
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from adaptive_skill.agent.rebuild import message_text  # noqa: F401  (re-exported for spiral modules)
 from adaptive_skill.spiral import text
 from adaptive_skill.spiral.files import FileWrite
 
@@ -55,15 +56,6 @@ class StepView:
         more = "..." if len(first) > limit or "\n" in self.argument.strip() else ""
         shown = first[:limit] + more
         return shown if self.tool == "bash" else f"{self.tool} {shown}"
-
-
-def message_text(content: Any) -> str:
-    """The text of a chat message's content (a string, or a list of typed parts)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return ""
 
 
 def unknown_tool(error: str | None) -> str | None:

@@ -1,4 +1,5 @@
-"""Rebuild per-step records from bare chat messages, for trajectories that carry no `steps`.
+"""Reading trajectory files, and rebuilding per-step records from bare chat messages for
+trajectories that carry no `steps`. The one implementation that observe/ and spiral/ share.
 
 Both tool protocols of the agent are understood: native tool calls answered by `tool` messages,
 and the text protocol (one fenced block per reply, answered by "Observation (<tool>):\n..."). The
@@ -11,18 +12,52 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 from adaptive_skill.agent.protocol import FormatProblem, parse_text
 from adaptive_skill.agent.trajectory import StepRecord
+from adaptive_skill.errors import UserError
 
 _EXIT_MARKER = re.compile(r"\n?\[exit code (-?\d+)\]\s*$")
 _TIMEOUT_MARKER = re.compile(r"\n?\[command timed out and was killed\]\s*$")
 _OBSERVATION = re.compile(r"Observation \(([A-Za-z_]+)\):\n?", re.ASCII)
 _REMINDER = re.compile(r"^Your reply could not be used: (.*?)\. Reply with exactly one fenced block", re.DOTALL)
+_STEP_FIELDS = {f.name for f in fields(StepRecord)}
 
 
-def replay_steps(messages: list[dict[str, Any]]) -> list[StepRecord]:
+class TrajectoryFileError(UserError):
+    """A trajectory file that cannot be read (missing, not JSON, not a trajectory)."""
+
+
+def read_trajectory_json(path: str | Path) -> Any:
+    """The parsed JSON of a trajectory file; every problem is one TrajectoryFileError naming it."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TrajectoryFileError(f"{path}: no such trajectory file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TrajectoryFileError(f"{path}: cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise TrajectoryFileError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+
+
+def recorded_steps(data: Any) -> list[StepRecord] | None:
+    """The `steps` a saved trajectory recorded, or None when it has none (then rebuild them)."""
+    raw = data.get("steps") if isinstance(data, dict) else None
+    if not isinstance(raw, list) or not raw:
+        return None
+    if not all(isinstance(s, dict) for s in raw):
+        raise ValueError("'steps' is not a list of step records")
+    try:
+        return [StepRecord(**{k: v for k, v in s.items() if k in _STEP_FIELDS}) for s in raw]
+    except TypeError as exc:  # e.g. a step without its index
+        raise ValueError(f"'steps' is not a list of step records: {exc}") from None
+
+
+def rebuild_steps(messages: list[dict[str, Any]]) -> list[StepRecord]:
     native = any(m.get("role") == "tool" or m.get("tool_calls") for m in messages)
     steps: list[StepRecord] = []
     by_call: dict[str, StepRecord] = {}
