@@ -98,3 +98,19 @@ def make_sandbox(docker_client, sandbox_image, test_session_labels):
 def sandbox(make_sandbox):
     return make_sandbox()
 
+
+
+@pytest.fixture
+def local_sandbox():
+    """A started LocalSandbox (a persistent bash in a temporary directory on this machine): the
+    real sandbox for agent-loop tests that need no container."""
+    import warnings
+
+    from adaptive_skill.sandbox.local_sandbox import LocalSandbox
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its "isolates nothing" warning is the point of it here
+        box = LocalSandbox()
+    box.start()
+    yield box
+    box.close()

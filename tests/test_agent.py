@@ -3,7 +3,6 @@ replies, limits, budgets, monitor interventions and per-step trajectory writes. 
 the real LocalSandbox (a persistent bash in a temporary directory)."""
 
 import json
-import warnings
 from pathlib import Path
 
 import pytest
@@ -12,21 +11,17 @@ from adaptive_skill.agent.loop import AgentLimits, Intervention, TerminalAgent, 
 from adaptive_skill.config import LimitsConfig
 from adaptive_skill.llm import Accounting
 from adaptive_skill.llm.scripted import ScriptedLLM
-from adaptive_skill.sandbox.local_sandbox import LocalSandbox
 from adaptive_skill.workspace import Workspace
+
+
+@pytest.fixture
+def sandbox(local_sandbox):
+    return local_sandbox  # these tests run in the LocalSandbox (tests/conftest.py)
+
 
 REPO = Path(__file__).resolve().parents[1]
 WORKSPACE = Workspace(REPO / "workspace")
 
-
-@pytest.fixture
-def sandbox():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        box = LocalSandbox()
-    box.start()
-    yield box
-    box.close()
 
 
 def bash(command: str, **extra):

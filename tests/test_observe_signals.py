@@ -2,7 +2,6 @@
 and from real runs of the terminal agent with the scripted model in a LocalSandbox."""
 
 import json
-import warnings
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,13 @@ from adaptive_skill.agent.loop import AgentLimits, TerminalAgent
 from adaptive_skill.llm.scripted import ScriptedLLM
 from adaptive_skill.observe import TrajectoryFileError, as_view, extract_signals, load_view
 from adaptive_skill.observe.failures import error_lines
-from adaptive_skill.sandbox.local_sandbox import LocalSandbox
 from adaptive_skill.workspace import Workspace
+
+
+@pytest.fixture
+def sandbox(local_sandbox):
+    return local_sandbox  # these tests run in the LocalSandbox (tests/conftest.py)
+
 
 REPO = Path(__file__).resolve().parents[1]
 BEHAVIOUR = ("status", "n_turns", "n_tool_calls", "n_errors", "n_timeouts", "errors_by_kind", "tools_used",
@@ -147,15 +151,6 @@ def test_text_protocol_nudges_and_format_errors_do_not_shift_observations():
         ("bash", "echo ok", 0, None)]
     assert steps[2].output == "ok\n"
 
-
-@pytest.fixture
-def sandbox():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        box = LocalSandbox()
-    box.start()
-    yield box
-    box.close()
 
 
 @pytest.mark.parametrize("native", [True, False], ids=["native", "text"])

@@ -3,7 +3,6 @@ nudged, restarted with a summary, rolled back and halted; everything shows in th
 trajectory. And the agent factory puts the monitor in by default."""
 
 import json
-import warnings
 from pathlib import Path
 
 import pytest
@@ -11,24 +10,19 @@ import pytest
 from adaptive_skill.agent.loop import AgentLimits, TerminalAgent
 from adaptive_skill.config import EvolveConfig, SpiralConfig
 from adaptive_skill.llm.scripted import ScriptedLLM
-from adaptive_skill.sandbox.local_sandbox import LocalSandbox
 from adaptive_skill.spiral.embedders.lexical import LexicalEmbedder
 from adaptive_skill.spiral.monitor import SpiralMonitor
 from adaptive_skill.spiral.summary import spiral_summary
 from adaptive_skill.workspace import Workspace
 
-REPO = Path(__file__).resolve().parents[1]
-WORKSPACE = Workspace(REPO / "workspace")
-
 
 @pytest.fixture
-def sandbox():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        box = LocalSandbox()
-    box.start()
-    yield box
-    box.close()
+def sandbox(local_sandbox):
+    return local_sandbox  # these tests run in the LocalSandbox (tests/conftest.py)
+
+
+REPO = Path(__file__).resolve().parents[1]
+WORKSPACE = Workspace(REPO / "workspace")
 
 
 def bash(command: str):
