@@ -215,9 +215,67 @@ class SkillRulesConfig(_Strict):
     require_verification: bool = True
 
 
+class TeamMemberConfig(_Strict):
+    """One profile of the team evolver's roster (docs/team.md)."""
+
+    name: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=40)
+    expertise: str = Field(min_length=1, max_length=300)
+    background: str = Field("", max_length=1000)
+    areas: list[str] = Field(default_factory=list)  # judge categories: choose the leader, measure diversity
+
+
+def _default_roster() -> list[TeamMemberConfig]:
+    rows = [
+        ("build-engineer", "build systems: compilers, make and cmake, package managers, dependency conflicts",
+         "Has fixed many broken builds; reads the first error, not the last.", ["build", "debug", "scripting"]),
+        ("data-engineer", "data: CSV, JSON and SQL wrangling, sqlite, encodings, exact output formats",
+         "Checks row counts, headers and quoting before trusting a result.",
+         ["data-processing", "text-processing", "file-operations"]),
+        ("security-engineer", "security: users, permissions, secrets, TLS, hardening",
+         "Asks who may read and write what, and verifies it with stat and id.",
+         ["security", "system-administration", "networking"]),
+        ("sysadmin", "system administration: services, processes, cron, logs, networking",
+         "Keeps services running; checks that a daemon really listens before moving on.",
+         ["system-administration", "networking", "file-operations"]),
+        ("test-engineer", "testing: reproducing failures, verifying results, edge cases",
+         "Trusts a result only after a command shows it; writes the check before the fix.",
+         ["debug", "scripting", "other"]),
+        ("git-specialist", "version control and text tools: git history, merges, sed, awk, regular expressions",
+         "Makes a backup branch first; edits files with tools whose effect can be shown.",
+         ["git", "text-processing", "file-operations"]),
+    ]
+    return [TeamMemberConfig(name=n, expertise=e, background=b, areas=a) for n, e, b, a in rows]
+
+
+class TeamConfig(_Strict):
+    """The team evolver (evolver.mode: team, docs/team.md). None for a threshold: the embedder's own level."""
+
+    size: int = Field(4, ge=2)  # leader included
+    turns: int = Field(3, ge=1, le=10)  # K: the ceiling of discussion, idea and writing turns
+    min_turn_novelty: float | None = Field(None, ge=0.0, le=1.0)  # a turn below this ends the stage
+    duplicate_similarity: float | None = Field(None, gt=0.0, le=1.0)  # cosine at which a skill repeats another
+    freshness: float | None = Field(0.5, ge=0.0, le=1.0)  # share of collaborators new to the leader
+    diversity: float | None = Field(0.5, ge=0.0, le=1.0)  # share of collaborators from other areas
+    invite: bool = True  # consult one non-member for one discussion turn
+    top_ideas: int = Field(3, ge=1)  # candidates kept for the novelty review
+    idea_rounds: int = Field(2, ge=1)  # idea generation restarts after a discarded draft
+    digest_chars: int = Field(8000, ge=1000)  # observations shown to the team
+    members: list[TeamMemberConfig] = Field(default_factory=_default_roster)
+
+    @model_validator(mode="after")
+    def _roster(self) -> TeamConfig:
+        names = [m.name for m in self.members]
+        if len(set(names)) != len(names):
+            raise ValueError("team member names must be unique")
+        if self.size > len(self.members):
+            raise ValueError(f"team size {self.size} exceeds the roster of {len(self.members)} members")
+        return self
+
+
 class EvolverConfig(_Strict):
     mode: Literal["single", "team"] = "single"
     max_turns: int = Field(30, gt=0)
+    team: TeamConfig = Field(default_factory=TeamConfig)
 
 
 class NoveltyConfig(_Strict):
