@@ -54,7 +54,7 @@ class Evolver:
         out_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="adaptive-skill-evolve-") as scratch:
             before, after = Path(scratch) / "before", Path(scratch) / "after"
-            _copy_editable(workspace, before)
+            copy_editable(workspace, before)
             sandbox = self.sandbox_factory()
             try:
                 sandbox.start()
@@ -73,13 +73,8 @@ class Evolver:
                 outcome = EvolveOutcome(changes=Changes(), summary=first.submission, status=first.status,
                                         trajectories=[str(out_dir / "evolver.json")])
                 self._pull(sandbox, after)
-                _, violations = check(before, after, self.config)
-                outcome.violations = violations
-                fixed_in_code = [v for v in violations if not v.repairable]
-                revert(fixed_in_code, before, after)
-                outcome.reverted += fixed_in_code
-                repairable = [v for v in violations if v.repairable]
-                if repairable:
+
+                def repair(repairable: list[Violation]) -> None:
                     # Show the evolver its own result minus what was already undone, and let it fix the rest.
                     sandbox.exec(f"rm -rf {WORKSPACE_IN_SANDBOX}", timeout=30)
                     sandbox.copy_in(after, WORKSPACE_IN_SANDBOX)
@@ -87,19 +82,12 @@ class Evolver:
                         [v.message for v in repairable]), sandbox, out_dir / "evolver-repair.json")
                     outcome.trajectories.append(str(out_dir / "evolver-repair.json"))
                     self._pull(sandbox, after)
-                    _, remaining = check(before, after, self.config)
-                    remaining_messages = {v.message for v in remaining}
-                    outcome.repaired = [v.message for v in repairable if v.message not in remaining_messages]
-                    revert(remaining, before, after)
-                    outcome.reverted += remaining
+
+                enforce_rules(before, after, self.config, outcome, repair)
             finally:
                 sandbox.close()
-            outcome.changes, leftover = check(before, after, self.config)
-            if leftover:  # reverting restores `before`, which met the rules: this cannot stay broken
-                revert(leftover, before, after)
-                outcome.reverted += leftover
-                outcome.changes, _ = check(before, after, self.config)
-            _apply_editable(after, workspace)
+            settle(before, after, self.config, outcome)
+            apply_editable(after, workspace)
         return outcome
 
     def _agent(self, max_steps: int) -> TerminalAgent:
@@ -121,14 +109,43 @@ class Evolver:
         shutil.rmtree(after / "skills" / DRAFTS_DIR, ignore_errors=True)  # drafts never come back
 
 
-def _copy_editable(source: Path, dest: Path) -> None:
+def enforce_rules(before: Path, after: Path, config: EvolveConfig, outcome: EvolveOutcome,
+                  repair: Callable[[list[Violation]], None]) -> None:
+    """The rules step every evolver shares: permission problems are undone at once; budget and
+    quality problems get one `repair` (which rewrites `after` in place); whatever still breaks a
+    rule is then reverted. Records everything on `outcome`."""
+    _, violations = check(before, after, config)
+    outcome.violations = violations
+    fixed_in_code = [v for v in violations if not v.repairable]
+    revert(fixed_in_code, before, after)
+    outcome.reverted += fixed_in_code
+    repairable = [v for v in violations if v.repairable]
+    if repairable:
+        repair(repairable)
+        _, remaining = check(before, after, config)
+        remaining_messages = {v.message for v in remaining}
+        outcome.repaired = [v.message for v in repairable if v.message not in remaining_messages]
+        revert(remaining, before, after)
+        outcome.reverted += remaining
+
+
+def settle(before: Path, after: Path, config: EvolveConfig, outcome: EvolveOutcome) -> None:
+    """Final check: record the changes; anything still breaking a rule is reverted."""
+    outcome.changes, leftover = check(before, after, config)
+    if leftover:  # reverting restores `before`, which met the rules: this cannot stay broken
+        revert(leftover, before, after)
+        outcome.reverted += leftover
+        outcome.changes, _ = check(before, after, config)
+
+
+def copy_editable(source: Path, dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     for root in EDITABLE_ROOTS:
         if (source / root).is_dir():
             shutil.copytree(source / root, dest / root, symlinks=True)
 
 
-def _apply_editable(source: Path, workspace: Path) -> None:
+def apply_editable(source: Path, workspace: Path) -> None:
     """Make workspace's prompts/, skills/, memory/ equal to source's; nothing else is touched."""
     for root in EDITABLE_ROOTS:
         target = workspace / root
