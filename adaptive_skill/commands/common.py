@@ -16,3 +16,16 @@ def load_config_from_args(args: argparse.Namespace):
     from adaptive_skill.config import load_config
 
     return load_config(args.config, args.overrides)
+
+
+def selected_tasks(args: argparse.Namespace) -> list:
+    """The suite's tasks (or the `--task` ones), after checking `--workers`."""
+    from pathlib import Path
+
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.tasks import find_task, load_suite
+
+    if args.workers < 1:
+        raise UserError("--workers must be at least 1")
+    suite = load_suite(Path(args.suite))
+    return [find_task(suite, t) for t in args.task] if args.task else suite

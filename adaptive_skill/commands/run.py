@@ -26,19 +26,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_cmd(args: argparse.Namespace) -> int:
-    from adaptive_skill.commands.common import load_config_from_args
-    from adaptive_skill.errors import UserError
+    from adaptive_skill.commands.common import load_config_from_args, selected_tasks
     from adaptive_skill.harness.agents import HARNESS_AGENTS
     from adaptive_skill.harness.batch import run_batch
     from adaptive_skill.harness.providers import make_provider
     from adaptive_skill.progress import BatchProgress
-    from adaptive_skill.tasks import find_task, load_suite
 
-    if args.workers < 1:
-        raise UserError("--workers must be at least 1")
     config = load_config_from_args(args)
-    suite = load_suite(Path(args.suite))
-    tasks = [find_task(suite, t) for t in args.task] if args.task else suite
+    tasks = selected_tasks(args)
     provider = make_provider(config.sandbox)
     out = Path(args.out) if args.out else None
     if args.agent == "llm":

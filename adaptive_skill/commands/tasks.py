@@ -59,30 +59,23 @@ def list_cmd(args: argparse.Namespace) -> int:
 
 
 def validate_cmd(args: argparse.Namespace) -> int:
-    from adaptive_skill.commands.common import load_config_from_args
-    from adaptive_skill.errors import UserError
+    from adaptive_skill.commands.common import load_config_from_args, selected_tasks
     from adaptive_skill.harness.agents import NopAgent, OracleAgent
     from adaptive_skill.harness.batch import run_batch
     from adaptive_skill.harness.providers import make_provider
     from adaptive_skill.progress import BatchProgress
-    from adaptive_skill.tasks import find_task, load_suite
 
-    if args.workers < 1:
-        raise UserError("--workers must be at least 1")
     config = load_config_from_args(args)
-    suite = load_suite(Path(args.suite))
-    tasks = [find_task(suite, t) for t in args.task] if args.task else suite
+    tasks = selected_tasks(args)
     provider = make_provider(config.sandbox)
 
-    build_failures: dict[str, str] = {}
     with BatchProgress(f"building {len(tasks)} images", len(tasks), quiet=args.quiet) as progress:
         for task in tasks:
             progress.started(task.id)
             try:
                 provider.prepare(task)
                 progress.finished(task.id, True)
-            except Exception as exc:  # recorded as build_error by the attempts below
-                build_failures[task.id] = str(exc)
+            except Exception:  # recorded as build_error by the attempts below
                 progress.finished(task.id, False, "build_error")
 
     outcomes = {}
