@@ -11,7 +11,7 @@ from importlib import import_module
 from adaptive_skill import __version__
 
 # Order here is the order in `--help`.
-COMMAND_MODULES = ("evolve", "replay", "config", "skills", "tasks", "run", "solve", "spiral", "trajectory",
+COMMAND_MODULES = ("evolve", "report", "replay", "config", "skills", "tasks", "run", "solve", "spiral", "trajectory",
                    "judge", "images", "sandbox")
 
 

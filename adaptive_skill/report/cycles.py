@@ -1,0 +1,85 @@
+"""One row per cycle: what was solved and judged, what the evolver changed (with its skill diff),
+how the gate decided, what it cost. The learning curves are columns of these rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from adaptive_skill.report.load import PHASES, Run
+from adaptive_skill.report.repo import RunRepo
+
+
+@dataclass
+class CycleRow:
+    n: int
+    done: list[str]  # finished phases: all six for a complete cycle
+    tasks: int | None = None
+    batch_score: float | None = None  # the judge's mean score on the batch
+    judge_errors: int | None = None
+    mutated: bool | None = None
+    created: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    reverted: int = 0
+    gated: bool | None = None
+    accepted: bool | None = None
+    reason: str = ""
+    mutated_mean: float | None = None
+    baseline_mean: float | None = None
+    delta: float | None = None
+    holdout: float | None = None  # holdout score of the accepted workspace after this cycle
+    tag: str | None = None
+    skills: int | None = None  # skills in the accepted workspace after this cycle
+    egl: float | None = None
+    costs: dict[str, dict[str, float]] = field(default_factory=dict)
+    calibration: dict[str, Any] | None = None
+    diff: str = ""
+    diff_between: tuple[str, str] | None = None  # labels of the two compared commits
+
+    @property
+    def complete(self) -> bool:
+        return all(phase in self.done for phase in PHASES)
+
+    @property
+    def decision(self) -> str:
+        if self.accepted:
+            return f"accepted as {self.tag}" if self.tag else "accepted"
+        if self.mutated and self.gated:
+            return "rejected"
+        if self.mutated is False:
+            return "no mutation"
+        return "in progress" if not self.complete else "not gated"
+
+
+def rows(run: Run, repo: RunRepo, costs: dict[int, dict[str, dict[str, float]]]) -> list[CycleRow]:
+    found = []
+    holdout = None
+    accepted_commit = repo.seed_commit()
+    for cycle in run.cycles:
+        solve, observe, evolve = cycle.get("solve"), cycle.get("observe"), cycle.get("evolve")
+        gate, commit, converge = cycle.get("gate"), cycle.get("commit"), cycle.get("converge")
+        changes = evolve.get("changes") or {}
+        row = CycleRow(n=cycle.n, done=[p for p in PHASES if p in cycle.phases],
+                       tasks=len(solve["tasks"]) if "tasks" in solve else None,
+                       batch_score=observe.get("mean_score"), judge_errors=observe.get("judge_errors"),
+                       mutated=evolve.get("mutated"), created=changes.get("created_skills", []),
+                       modified=changes.get("modified_skills", []), deleted=changes.get("deleted_skills", []),
+                       reverted=len(evolve.get("reverted") or []), gated=gate.get("gated"),
+                       accepted=gate.get("accepted") if gate else None, reason=gate.get("reason", ""),
+                       mutated_mean=gate.get("mutated_mean"), baseline_mean=gate.get("baseline_mean"),
+                       delta=gate.get("delta"), tag=commit.get("tag"), egl=converge.get("egl"),
+                       costs=costs.get(cycle.n, {}), calibration=observe.get("calibration"))
+        if gate.get("gated"):
+            holdout = gate.get("mutated_mean") if gate.get("accepted") else gate.get("baseline_mean")
+        row.holdout = holdout
+        candidate = evolve.get("candidate")
+        if candidate:
+            before = gate.get("baseline_commit") or repo.parent(candidate)
+            row.diff = repo.diff(before, candidate)
+            row.diff_between = (repo.label(before), repo.label(candidate))
+        if commit:
+            accepted_commit = commit.get("commit") or accepted_commit
+            row.skills = repo.skill_count(accepted_commit)
+        found.append(row)
+    return found

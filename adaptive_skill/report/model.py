@@ -1,0 +1,80 @@
+"""Everything a report shows, computed once from the run directory; the HTML and Markdown
+renderers only lay it out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adaptive_skill.report import attempts as attempts_mod
+from adaptive_skill.report import costs, cycles, matrix, spiral
+from adaptive_skill.report.load import Run, load_run
+from adaptive_skill.report.repo import RunRepo
+
+
+@dataclass
+class Report:
+    run: Run
+    status: str  # the run_end status, or "running or crashed" without one
+    tags: list[str]
+    rows: list[cycles.CycleRow]
+    attempts: list[attempts_mod.Attempt]
+    matrix: matrix.Matrix
+    interventions: list[spiral.SpiralEvent]
+    detections: int
+    calibration: dict[str, Any] | None  # pooled over every cycle's batch
+    judge_points: list[tuple[float, bool, str]]  # (score, passed, "task (cycle n)")
+    role_totals: dict[str, dict[str, Any]]
+    run_totals: dict[str, Any]
+    max_skills: int | None
+    egl_threshold: float | None
+    pass_threshold: float
+
+    @property
+    def name(self) -> str:
+        return self.run.root.name
+
+
+def build(path: Path) -> Report:
+    run = load_run(path)
+    repo = RunRepo(run.workspace)
+    found = attempts_mod.collect(run, repo)
+    rows = cycles.rows(run, repo, costs.per_cycle(run, found))
+    points = _judge_points(run)
+    threshold = float(run.setting("judge", "pass_threshold", default=7.0))
+    return Report(run=run, status=_status(run), tags=list(repo.tags), rows=rows, attempts=found,
+                  matrix=matrix.build(found, rows, repo.label(repo.seed_commit())),
+                  interventions=spiral.interventions(found), detections=spiral.detections(found),
+                  calibration=_pooled(points, threshold), judge_points=points, role_totals=costs.run_roles(run),
+                  run_totals=(run.checkpoint.get("accounting") or {}).get("run") or {},
+                  max_skills=run.setting("max_skills"), egl_threshold=run.setting("egl_threshold"),
+                  pass_threshold=threshold)
+
+
+def _status(run: Run) -> str:
+    ends = [e for e in run.events if e.get("event") == "run_end"]
+    last = run.events[-1] if run.events else None
+    if ends and last is ends[-1]:
+        return str(ends[-1].get("status"))
+    return "running, or stopped without a word (crash or kill)"
+
+
+def _judge_points(run: Run) -> list[tuple[float, bool, str]]:
+    """The judge's score and the verifier's label of every judged batch attempt."""
+    points = []
+    for cycle in run.cycles:
+        labels = {r.get("task_id"): bool(r.get("passed")) for r in cycle.get("solve").get("results", [])}
+        for item in cycle.get("observe").get("items", []):
+            verdict = item.get("verdict") or {}
+            if isinstance(verdict.get("score"), int | float) and item.get("task") in labels:
+                points.append((float(verdict["score"]), labels[item["task"]], f"{item['task']} (cycle {cycle.n})"))
+    return points
+
+
+def _pooled(points: list[tuple[float, bool, str]], threshold: float) -> dict[str, Any] | None:
+    if not points:
+        return None
+    from adaptive_skill.observe.calibration import metrics
+
+    return {"threshold": threshold, **metrics([p[0] for p in points], [p[1] for p in points], threshold)}

@@ -1,0 +1,81 @@
+"""The run's workspace repository, read-only: tag names for commits, skill counts and diffs. A run
+whose repository is missing or broken still gets a report, only without these."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import git
+
+from adaptive_skill.errors import UserError
+from adaptive_skill.skills import DRAFTS_DIR
+
+EDITABLE = ["prompts", "skills", "memory"]
+
+
+class RunRepo:
+    def __init__(self, workspace: Path):
+        self.workspace = workspace
+
+    @cached_property
+    def _repo(self):
+        from adaptive_skill.versioning import WorkspaceRepo
+
+        try:
+            return WorkspaceRepo.open(self.workspace)
+        except (UserError, git.GitError, OSError, ValueError):  # a run that died at its start, or a damaged repo
+            return None
+
+    @cached_property
+    def tags(self) -> dict[str, str]:
+        """tag name -> commit, evo-N in numeric order."""
+        if self._repo is None:
+            return {}
+        return {t.name: t.commit for t in self._repo.tags()}
+
+    @cached_property
+    def tag_metrics(self) -> dict[str, dict]:
+        return {t.name: t.metrics for t in self._repo.tags()} if self._repo is not None else {}
+
+    def label(self, commit: str | None) -> str:
+        if not commit:
+            return "?"
+        for name, sha in self.tags.items():
+            if sha == commit:
+                return name
+        return commit[:10]
+
+    def seed_commit(self) -> str | None:
+        return self.tags.get("evo-0") or next(iter(self.tags.values()), None)
+
+    def skill_count(self, commit: str | None) -> int | None:
+        if self._repo is None or not commit:
+            return None
+        try:
+            tree = self._repo.repo.commit(commit).tree
+            skills = tree / "skills"
+        except KeyError:  # no skills/ at that commit
+            return 0
+        except (git.GitError, ValueError):  # a commit the repository does not have
+            return None
+        # as the engine counts them: directories, drafts excluded
+        return sum(1 for item in skills if item.type == "tree" and item.name != DRAFTS_DIR)
+
+    def diff(self, before: str | None, after: str | None) -> str:
+        """The git diff of the editable directories between two commits ('' when unknown)."""
+        if self._repo is None or not before or not after:
+            return ""
+        try:
+            return self._repo.diff(before, after, EDITABLE)
+        except (UserError, git.GitError, ValueError):
+            return ""
+
+    def parent(self, commit: str | None) -> str | None:
+        if self._repo is None or not commit:
+            return None
+        try:
+            parents = self._repo.repo.commit(commit).parents
+        except (git.GitError, ValueError):
+            return None
+        return parents[0].hexsha if parents else None
