@@ -138,6 +138,10 @@ class AdaptiveSkillEngine:
         self.run_dir.event("phase_start", cycle=n, phase=name)
         started = time.monotonic()
         output = work(n)
+        if self._limit_reason() == "budget":
+            # Calls were refused inside this phase, so its output may be degraded: not recorded,
+            # redone on resume (finished attempts and judge verdicts are reused, not paid twice).
+            raise Stop("budget")
         write_json_atomic(path, output)
         self.state["done"].append(name)
         self._save()
@@ -271,7 +275,8 @@ class AdaptiveSkillEngine:
         agent = build_llm_agent(self.config, Workspace(workspace_dir), out / "trajectories",
                                 accounting=self.accounting, llm=self._llm("agent"),
                                 drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None)
-        with BatchProgress(title, len(tasks)) as progress:
+
+        with BatchProgress(title, len(tasks)) as progress, self._budget_stops():
             results = run_batch(tasks, agent, self.provider, out / "results", workers=self.config.workers,
                                 on_start=lambda t: progress.started(t.id),
                                 on_result=lambda r, cached: progress.finished(
@@ -363,13 +368,17 @@ class AdaptiveSkillEngine:
     # -- stopping ----------------------------------------------------------------------------
 
     def _stop_reason(self) -> str | None:
-        from adaptive_skill.llm import BudgetExceeded
-
-        completed = self.state["cycle"] - 1
+        """Checked before each cycle."""
         if self.state.get("converged"):
             return "converged"
-        if completed >= self.config.max_cycles:
+        if self.state["cycle"] - 1 >= self.config.max_cycles:
             return "max_cycles"
+        return self._limit_reason() or self._stopping_reason()
+
+    def _limit_reason(self) -> str | None:
+        """Run-wide budgets; checked before each cycle and after every phase."""
+        from adaptive_skill.llm import BudgetExceeded
+
         try:
             self.accounting.check_budget()
         except BudgetExceeded as exc:
@@ -378,20 +387,30 @@ class AdaptiveSkillEngine:
         limit = self.config.limits.max_wall_time_sec
         if limit is not None and self._elapsed() >= limit:
             return "wall_time"
-        return self._stopping_reason()
+        return None
 
     def _stopping_reason(self) -> str | None:
-        if self._signal.is_set():
-            return "stopped"
-        if self.run_dir.stop_requested():
+        """A person asked to stop: a signal, or the STOP file."""
+        if self._signal.is_set() or self.run_dir.stop_requested():
             return "stopped"
         return None
+
+    @contextmanager
+    def _budget_stops(self):
+        """An attempt that ran out of budget is not a result: stop the run, redo it on resume."""
+        from adaptive_skill.llm import BudgetExceeded
+
+        try:
+            yield
+        except BudgetExceeded as exc:
+            self.run_dir.event("budget_exceeded", detail=str(exc))
+            raise Stop("budget") from None
 
     def _stopping(self) -> bool:
         return self._stopping_reason() is not None
 
     def _raise_if_stopping(self) -> None:
-        reason = self._stopping_reason()
+        reason = self._limit_reason() or self._stopping_reason()
         if reason:
             raise Stop(reason)
 

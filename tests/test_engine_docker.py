@@ -182,3 +182,93 @@ def test_replay_a_tag_against_the_seed(setup):
     bad = subprocess.run([sys.executable, "-m", "adaptive_skill", "replay", "--run", str(engine.run_dir.root),
                           "--tag", "evo-7"], capture_output=True, text=True, cwd=REPO)
     assert bad.returncode == 2 and "unknown tag or commit 'evo-7'" in bad.stderr
+
+
+def tags_of(run: Path) -> list[str]:
+    return [t.name for t in WorkspaceRepo.open(run / "workspace").tags()]
+
+
+def test_stop_file_stops_after_the_unit_and_resume_finishes(setup):
+    import threading
+
+    config = load_config(setup)
+    engine = AdaptiveSkillEngine.start(config, run_id="stopfile")
+    run = engine.run_dir.root
+
+    def stop_after_first_phase():
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not (run / "cycles" / "001" / "solve.json").exists():
+            time.sleep(0.05)
+        (run / "STOP").write_text("")
+
+    threading.Thread(target=stop_after_first_phase, daemon=True).start()
+    assert engine.run() == "stopped"
+    checkpoint = json.loads((run / "checkpoint.json").read_text())
+    assert checkpoint["status"] == "stopped" and checkpoint["cycle"] == 1 and "solve" in checkpoint["done"]
+    resumed = AdaptiveSkillEngine.resume(load_config(setup), run)
+    assert not (run / "STOP").exists()
+    assert resumed.run() == "max_cycles" and tags_of(run) == ["evo-0", "evo-1"]
+
+
+def test_sigterm_finishes_the_current_unit_then_resume(setup, docker_client):
+    run = setup.parent / "runs" / "termed"
+    process = run_cli("evolve", "--config", str(setup), "--run-id", "termed")
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and process.poll() is None:
+        if list((run / "cycles" / "001" / "solve" / "results").glob("*.json")):
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err[-2000:]
+    assert "status: stopped" in out and "stopping after the current unit" in err
+    owner_label = "adaptive-skill.owner"
+    mine = [c for c in docker_client.containers.list(all=True, filters={"label": owner_label})
+            if c.labels.get(owner_label, "").split(":")[1:2] == [str(process.pid)]]
+    assert mine == []  # nothing of the stopped run is left running
+    resumed = run_cli("evolve", "--config", str(setup), "--resume", str(run))
+    out, err = resumed.communicate(timeout=900)
+    assert resumed.returncode == 0 and "status: max_cycles" in out, err[-2000:]
+    assert tags_of(run) == ["evo-0", "evo-1"]
+
+
+def test_run_budget_stops_and_resume_with_more_budget(setup, tmp_path):
+    priced = [{**reply, "cost": 0.01} for reply in AGENT]
+    script = tmp_path / "priced-agent.yaml"
+    script.write_text(yaml.safe_dump(priced))
+    overrides = [f"models.agent.model=scripted/{script}", "limits.max_cost_per_run=0.05"]
+    engine = AdaptiveSkillEngine.start(load_config(setup, overrides), run_id="budget")
+    assert engine.run() == "budget"
+    run = engine.run_dir.root
+    events = [json.loads(line) for line in (run / "events.jsonl").read_text().splitlines()]
+    assert any(e["event"] == "budget_exceeded" for e in events)
+    assert events[-1]["event"] == "run_end" and events[-1]["status"] == "budget"
+    # an attempt refused by the budget is not recorded as a finished result
+    for path in run.glob("cycles/**/results/*.json"):
+        assert "budget" not in json.loads(path.read_text())["detail"]
+    more = AdaptiveSkillEngine.resume(load_config(setup, [overrides[0], "limits.max_cost_per_run=10"]), run)
+    assert more.run() == "max_cycles" and tags_of(run) == ["evo-0", "evo-1"]
+
+
+def test_solver_proposed_drafts_reach_the_evolver_and_never_the_library(setup, tmp_path):
+    drafting = [{"when": r"\[exit code 0\]\n*$", **submit("done")},
+                {"when": "skill-draft", **bash("mkdir -p /skill-draft && printf -- '---\\nname: draft\\n"
+                                               "description: Use when x.\\n---\\nsteps\\n' > /skill-draft/SKILL.md")}]
+    agent_script = tmp_path / "drafting-agent.yaml"
+    agent_script.write_text(yaml.safe_dump(drafting))
+    looking = [{"when": r"\[exit code", **submit("looked at the drafts")},
+               bash("ls /workspace/skills/_drafts && cat /workspace/skills/_drafts/*/SKILL.md")]
+    evolver_script = tmp_path / "looking-evolver.yaml"
+    evolver_script.write_text(yaml.safe_dump(looking))
+    config = load_config(setup, ["solver_proposed=true", "max_cycles=1", f"models.agent.model=scripted/{agent_script}",
+                                 f"models.evolver.model=scripted/{evolver_script}"])
+    engine = AdaptiveSkillEngine.start(config, run_id="drafts")
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.cycle_dir(1)
+    solved = json.loads((cycle / "solve.json").read_text())["tasks"]
+    assert sorted(p.name for p in (cycle / "drafts").iterdir()) == sorted(solved)
+    evolver = json.loads((cycle / "evolve" / "evolver.json").read_text())
+    assert all(task in evolver["steps"][0]["output"] for task in solved)  # the evolver saw every draft
+    assert "name: draft" in evolver["steps"][0]["output"]
+    assert not json.loads((cycle / "evolve.json").read_text())["mutated"]  # drafts never come back
+    assert not (engine.run_dir.workspace / "skills" / "_drafts").exists()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from adaptive_skill.agent.loop import AgentLimits, StepMonitor, TerminalAgent
 from adaptive_skill.harness.results import AgentOutcome
-from adaptive_skill.llm.base import LLM
+from adaptive_skill.llm.base import LLM, BudgetExceeded
 from adaptive_skill.sandbox.base import Sandbox
 from adaptive_skill.tasks.model import Task
 from adaptive_skill.workspace import Workspace
@@ -38,6 +38,8 @@ class LLMAgent:
         path = self.trajectories_dir / f"{task.id}.json"
         instruction = task.instruction + (DRAFT_NOTE if self.drafts_dir else "")
         trajectory = agent.run(task.id, instruction, sandbox, path)
+        if trajectory.status == "budget":
+            raise BudgetExceeded(trajectory.metadata.get("stop_reason", "budget spent"))
         if self.drafts_dir:
             self._collect_draft(task, sandbox)
         detail = f"{trajectory.status} after {len(trajectory.steps)} steps"

@@ -8,6 +8,7 @@ from adaptive_skill.harness.agents import Agent
 from adaptive_skill.harness.providers import SandboxProvider
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.harness.verify import verify
+from adaptive_skill.llm.base import BudgetExceeded
 from adaptive_skill.tasks.model import Task
 
 
@@ -41,6 +42,8 @@ def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
         clock = time.monotonic()
         try:
             outcome = agent.solve(task, sandbox)
+        except BudgetExceeded:
+            raise  # not this task's failure: the run is out of budget and stops
         except Exception as exc:
             from adaptive_skill.harness.results import AgentOutcome
 
