@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -47,20 +46,23 @@ class Stop(Exception):
 
 class AdaptiveSkillEngine:
     def __init__(self, config: EvolveConfig, run: RunDir, *, provider=None,
-                 evolver_sandbox_factory: Callable[[], Any] | None = None, log: Callable[[str], None] | None = None):
+                 evolver_sandbox_factory: Callable[[], Any] | None = None, log: Callable[[str], None] | None = None,
+                 display=None):
         from adaptive_skill.harness.providers import make_provider
         from adaptive_skill.llm import Accounting
+        from adaptive_skill.progress import Display
 
         self.config = config
         self.run_dir = run
         self.repo = WorkspaceRepo.open(run.workspace)
         self.state = run.load_checkpoint()
-        self.accounting = Accounting(config.limits)
+        self.display = display or Display()  # rich on a terminal, plain lines in a log
+        self.accounting = Accounting(config.limits, on_call=self.display.on_call)
         if self.state.get("accounting"):
             self.accounting.restore(self.state["accounting"])
         self.provider = provider or make_provider(config.sandbox)
         self.evolver_sandbox_factory = evolver_sandbox_factory
-        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.log = log or self.display.log
         self.suite = load_suite(config.paths.suite)
         self.train, self.holdout = split_suite(self.suite, config.holdout_ratio, config.seed)
         self._llms: dict[str, Any] = {}
@@ -111,6 +113,7 @@ class AdaptiveSkillEngine:
                     return self._finish(str(stop))
 
     def _cycle(self, n: int) -> None:
+        self.display.cycle(lambda: self.accounting.totals().cost)
         if not self.state["done"]:
             self.run_dir.event("cycle_start", cycle=n)
             self.log(f"cycle {n}")
@@ -176,7 +179,9 @@ class AdaptiveSkillEngine:
                 item["compressed"] = compress(trajectory, self.config.judge.compression_budget_tokens).text
                 to_judge.append((item, (task.instruction, trajectory, task.id)))
             items.append(item)
-        verdicts = self._judge().judge_many([question for _, question in to_judge], workers=self.config.workers)
+        with self.display.phase(f"cycle {n} judge", len(to_judge), role="judge") as progress:
+            verdicts = self._judge().judge_many([question for _, question in to_judge], workers=self.config.workers)
+            progress.verdicts(verdicts, self.config.judge.pass_threshold)
         for (item, _), verdict in zip(to_judge, verdicts, strict=True):
             if verdict.status == "ok":
                 item["verdict"] = verdict.to_dict()
@@ -202,8 +207,10 @@ class AdaptiveSkillEngine:
         cycle_dir = self.run_dir.cycle_dir(n)
         drafts = cycle_dir / "drafts" if c.solver_proposed else None
         evolver = Evolver(self._llm("evolver"), c, self._evolver_sandbox)
-        outcome = evolver.evolve(self.run_dir.workspace, cycle_dir / "observations", cycle_dir / "evolve",
-                                 history=self._history(), drafts=drafts, task_id=f"evolve-{n}")
+        with self.display.phase(f"cycle {n} evolve", 1, role="evolver") as progress:
+            outcome = evolver.evolve(self.run_dir.workspace, cycle_dir / "observations", cycle_dir / "evolve",
+                                     history=self._history(), drafts=drafts, task_id=f"evolve-{n}")
+            progress.finished("evolver", "done", outcome.status)
         output = outcome.to_dict()
         output["candidate"], output["candidate_hash"] = None, None
         if outcome.mutated:
@@ -270,18 +277,14 @@ class AdaptiveSkillEngine:
 
     def _attempts(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str) -> list[AttemptResult]:
         from adaptive_skill.agent.factory import build_llm_agent
-        from adaptive_skill.progress import BatchProgress
 
         agent = build_llm_agent(self.config, Workspace(workspace_dir), out / "trajectories",
                                 accounting=self.accounting, llm=self._llm("agent"),
                                 drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None)
 
-        with BatchProgress(title, len(tasks)) as progress, self._budget_stops():
+        with self.display.phase(title, len(tasks)) as progress, self._budget_stops():
             results = run_batch(tasks, agent, self.provider, out / "results", workers=self.config.workers,
-                                on_start=lambda t: progress.started(t.id),
-                                on_result=lambda r, cached: progress.finished(
-                                    r.task_id, r.failure_mode not in ("build_error", "sandbox_error"),
-                                    "(done before)" if cached else r.failure_mode or ""),
+                                on_start=lambda t: progress.started(t.id), on_result=progress.attempt,
                                 should_stop=self._stopping)
         if len(results) < len(tasks):
             raise Stop(self._stopping_reason() or "stopped")
