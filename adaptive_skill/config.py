@@ -300,6 +300,28 @@ class NoveltyConfig(_Strict):
     seed: int | None = None  # perspective sampling; None draws a fresh order each run
 
 
+class ExecutorConfig(_Strict):
+    """Where task attempts run (docs/ray.md). `local`: `workers` threads on this machine. `ray`: each
+    attempt is a Ray task on a cluster node with a Docker engine; results and trajectories come back here."""
+
+    kind: Literal["local", "ray"] = "local"
+    # ray: `auto` joins the cluster this machine is part of (`ray start`), `local` starts a private one
+    # here with `workers` CPUs, `ray://host:10001` connects through Ray Client, `host:6379` to a head node.
+    address: str = Field("auto", min_length=1)
+    max_in_flight: int | None = Field(None, gt=0)  # ray: attempts submitted at once; None: the cluster's CPUs
+    max_retries: int = Field(3, ge=0)  # ray: re-runs of an attempt whose worker process or node died
+    node_resource: str | None = "docker"  # ray: custom resource that marks nodes with a Docker engine
+    node_cache_dir: str = "~/.cache/adaptive-skill/ray"  # ray, on each node: unpacked tasks and workspaces
+    forward_env: list[str] = Field(default_factory=list)  # ray: driver variables the workers get (API keys)
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, value: str) -> str:
+        if value in ("auto", "local") or value.startswith("ray://") or re.fullmatch(r"[\w.\-]+:\d+", value):
+            return value
+        raise ValueError("expected auto, local, ray://host:port or host:port")
+
+
 class EvolveConfig(_Strict):
     # The engine's switches (seed table, defaults kept).
     trajectory_only: bool = True
@@ -329,6 +351,7 @@ class EvolveConfig(_Strict):
     skills: SkillRulesConfig = Field(default_factory=SkillRulesConfig)
     evolver: EvolverConfig = Field(default_factory=EvolverConfig)
     novelty: NoveltyConfig = Field(default_factory=NoveltyConfig)
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
 
     # Key paths whose values came from secret-looking environment variables.
     _secret_paths: set[str] = PrivateAttr(default_factory=set)

@@ -27,30 +27,39 @@ def load_result(path: Path) -> AttemptResult | None:
         return None
 
 
-def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, out_dir: Path | None,
-              workers: int = 1, on_result: ResultCallback | None = None,
-              on_start: StartCallback | None = None,
-              should_stop: Callable[[], bool] | None = None) -> list[AttemptResult]:
-    """Results in the order of `tasks`. With `out_dir`, results land in out_dir/<task>.json.
-    When `should_stop()` turns true, attempts not yet started are skipped (running ones finish):
-    the list is then shorter than `tasks`."""
+def split_finished(tasks: Sequence[Task], out_dir: Path | None, agent_name: str,
+                   on_result: ResultCallback | None = None) -> tuple[dict[str, AttemptResult], list[Task]]:
+    """(results already on disk by task id, tasks still to run). Every executor resumes this way."""
     results: dict[str, AttemptResult] = {}
     pending: list[Task] = []
     for task in tasks:
         done = load_result(out_dir / f"{task.id}.json") if out_dir else None
-        if done is not None and done.agent == agent.name:
+        if done is not None and done.agent == agent_name:
             results[task.id] = done
             if on_result:
                 on_result(done, True)
         else:
             pending.append(task)
+    return results, pending
+
+
+def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, out_dir: Path | None,
+              workers: int = 1, on_result: ResultCallback | None = None,
+              on_start: StartCallback | None = None,
+              should_stop: Callable[[], bool] | None = None,
+              labels: dict[str, str] | None = None) -> list[AttemptResult]:
+    """Results in the order of `tasks`. With `out_dir`, results land in out_dir/<task>.json.
+    When `should_stop()` turns true, attempts not yet started are skipped (running ones finish):
+    the list is then shorter than `tasks`. `labels` go on every container, beside the agent's."""
+    results, pending = split_finished(tasks, out_dir, agent.name, on_result)
+    container_labels = {**(labels or {}), "adaptive-skill.agent": agent.name}
 
     def attempt(task: Task) -> AttemptResult | None:
         if should_stop and should_stop():
             return None
         if on_start:
             on_start(task)
-        return run_attempt(task, agent, provider, labels={"adaptive-skill.agent": agent.name})
+        return run_attempt(task, agent, provider, labels=container_labels)
 
     pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="attempt")
     futures: dict[Future, Task] = {pool.submit(attempt, task): task for task in pending}
