@@ -19,18 +19,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_config_args(parser, required=True)
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped run exactly where it stopped")
     parser.add_argument("--run-id", metavar="ID", help="name of the new run directory (default: time + random)")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bars or per-task lines, only the run's own lines (progress is plain "
+                             "text anyway when stdout or stderr is not a terminal)")
     parser.set_defaults(handler=evolve)
 
 
 def evolve(args: argparse.Namespace) -> int:
     from adaptive_skill.commands.common import load_config_from_args
     from adaptive_skill.engine import AdaptiveSkillEngine
+    from adaptive_skill.progress import Display
 
     config = load_config_from_args(args)
+    display = Display("quiet" if args.quiet else "auto")
     if args.resume:
-        engine = AdaptiveSkillEngine.resume(config, Path(args.resume))
+        engine = AdaptiveSkillEngine.resume(config, Path(args.resume), display=display)
     else:
-        engine = AdaptiveSkillEngine.start(config, run_id=args.run_id)
+        engine = AdaptiveSkillEngine.start(config, run_id=args.run_id, display=display)
     status = engine.run()
     tags = [t.name for t in engine.repo.tags()]
     print(f"run: {engine.run_dir.root}")
