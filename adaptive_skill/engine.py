@@ -206,7 +206,12 @@ class AdaptiveSkillEngine:
         self._reset_workspace()  # a resumed evolve starts again from the accepted workspace
         cycle_dir = self.run_dir.cycle_dir(n)
         drafts = cycle_dir / "drafts" if c.solver_proposed else None
-        evolver = Evolver(self._llm("evolver"), c, self._evolver_sandbox)
+        if c.evolver.mode == "team":  # writes SKILL.md text, runs no command: no sandbox (docs/team.md)
+            from adaptive_skill.evolve.team import TeamEvolver
+
+            evolver = TeamEvolver(self._llm("evolver"), c, run=self.run_dir, accounting=self.accounting)
+        else:
+            evolver = Evolver(self._llm("evolver"), c, self._evolver_sandbox)
         with self.display.phase(f"cycle {n} evolve", 1, role="evolver") as progress:
             outcome = evolver.evolve(self.run_dir.workspace, cycle_dir / "observations", cycle_dir / "evolve",
                                      history=self._history(), drafts=drafts, task_id=f"evolve-{n}")
