@@ -1,0 +1,144 @@
+"""Report and progress pieces without Docker: a run directory written by hand (a run that died
+early, with a torn last event line), escaping of untrusted text, charts, bad input, and the
+plain and quiet progress output."""
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+from adaptive_skill.progress import Display, attempt_status
+from adaptive_skill.report import build, render_html, render_markdown
+from adaptive_skill.report.svg import Series, bar_chart, line_chart
+from adaptive_skill.report.trajectories import embed_json
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def report_cli(*args):
+    return subprocess.run([sys.executable, "-m", "adaptive_skill", "report", *map(str, args)], capture_output=True,
+                          text=True, cwd=REPO, timeout=120)
+
+
+def early_crash(root: Path) -> Path:
+    """A run that died in cycle 1's observe phase, before its workspace had a git repository."""
+    run = root / "run-early"
+    trajectories = run / "cycles" / "001" / "solve" / "trajectories"
+    results = run / "cycles" / "001" / "solve" / "results"
+    trajectories.mkdir(parents=True)
+    results.mkdir(parents=True)
+    (run / "config.yaml").write_text("max_skills: 4\nbatch_size: 1\n")
+    trajectory = {"task_id": "t<1>", "status": "submitted", "usage": {"total_tokens": 10}, "cost": 0.5,
+                  "events": [{"step": 1, "detector": "alternation", "action": "restart", "evidence": {"summary": "A-B"}}],
+                  "steps": [{"index": 1, "tool": "bash", "argument": "x", "output": "<b>bold</b>" * 3, "exit_code": 0,
+                             "message_index": 1}],
+                  "messages": [{"role": "user", "content": "<script>alert(1)</script>"},
+                               {"role": "assistant", "content": None, "tool_calls": [
+                                   {"id": "1", "type": "function",
+                                    "function": {"name": "bash", "arguments": '{"command": "echo \\u2028</script>"}'}}]},
+                               {"role": "tool", "content": "cut"}]}
+    (trajectories / "t<1>.json").write_text(json.dumps(trajectory))
+    (results / "t<1>.json").write_text(json.dumps({"task_id": "t<1>", "agent": "llm", "passed": True, "reward": 1.0,
+                                                   "failure_mode": None}))
+    (run / "cycles" / "001" / "solve.json").write_text(json.dumps({"tasks": ["t<1>"], "results": []}))
+    events = [{"v": 1, "ts": 1.0, "event": "run_start"}, {"v": 1, "ts": 2.0, "event": "cycle_start", "cycle": 1},
+              {"v": 1, "ts": 3.0, "event": "phase_start", "cycle": 1, "phase": "solve"},
+              {"v": 1, "ts": 4.0, "event": "phase_end", "cycle": 1, "phase": "solve",
+               "cost": {"cost": 0.5, "total_tokens": 10}}]
+    (run / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events) + '{"v": 1, "ts": 5.0, "ev')
+    return run
+
+
+def test_a_run_that_died_early(tmp_path):
+    report = build(early_crash(tmp_path))
+    assert report.status.startswith("running") and report.tags == []
+    row = report.rows[0]
+    assert row.n == 1 and row.done == ["solve"] and row.decision == "in progress" and row.skills is None
+    assert report.max_skills == 4 and row.costs["agent"] == {"cost": 0.5, "tokens": 10.0}
+    assert [(e.detector, e.action) for e in report.interventions] == [("alternation", "restart")]
+    assert report.matrix.summary("t<1>", report.matrix.columns[0]) == "1/1"
+    html = render_html(report)
+    # untrusted text: escaped in the markup, and inside the JSON no '<' at all
+    assert "<script>alert(1)</script>" not in html and "<b>bold</b>" not in html and "t&lt;1&gt;" in html
+    data = re.search(r'<script type="application/json" id="trajectory-data">(.*?)</script>', html, re.S).group(1)
+    assert "<" not in data and "\u2028" not in data
+    viewer = json.loads(data)[report.attempts[0].id]
+    assert viewer["messages"][0]["content"] == "<script>alert(1)</script>"
+    assert viewer["messages"][1]["calls"] == [{"name": "bash", "arguments": "echo \u2028</script>"}]
+    assert viewer["messages"][1]["step"]["full_output"] == "<b>bold</b>" * 3  # the model saw only "cut"
+    assert viewer["messages"][1]["events"] == [{"detector": "alternation", "action": "restart", "summary": "A-B"}]
+    assert "| t<1> | 1/1 |" in render_markdown(report)
+
+
+def test_embed_json_cannot_end_its_script_element():
+    text = embed_json({"a": "</script><!-- & \u2028\u2029"})
+    assert not set(text) & set("<>&\u2028\u2029")
+    assert json.loads(text) == {"a": "</script><!-- & \u2028\u2029"}
+
+
+def test_charts_escape_their_text_and_leave_gaps():
+    svg = line_chart("a <b>", ["1", "2", "3"], [Series("s&t", "#000", [1.0, None, 3.0])], guides=[(2.0, "<g>")])
+    assert "<b>" not in svg and "a &lt;b&gt;" in svg and "s&amp;t" in svg and "&lt;g&gt;" in svg
+    assert svg.count("<circle") == 2 and "<polyline" in svg
+    bars = bar_chart("cost", ["1", "2"], [Series("x", "#111", [0.02, 0.0]), Series("y", "#222", [0.01, None])])
+    assert bars.count('class="bar"') == 2 and bars.startswith("<svg") and bars.endswith("</svg>")
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    missing = report_cli(tmp_path / "nope")
+    assert missing.returncode == 2 and missing.stderr.strip() == f"error: {tmp_path / 'nope'}: no such run directory"
+    (tmp_path / "empty").mkdir()
+    empty = report_cli(tmp_path / "empty")
+    assert empty.returncode == 2 and len(empty.stderr.strip().splitlines()) == 1
+    assert "not a run directory" in empty.stderr
+    assert report_cli(early_crash(tmp_path), "--format", "md").returncode == 0
+
+
+def attempt(tmp_path, passed, mode, actions=()):
+    path = tmp_path / f"{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps({"events": [{"action": "detected"}] + [{"action": a} for a in actions]}))
+    return SimpleNamespace(task_id="task-a", passed=passed, failure_mode=mode, trajectory_path=str(path))
+
+
+def test_attempt_status(tmp_path):
+    assert attempt_status(attempt(tmp_path, True, None)) == ("passed", "")
+    assert attempt_status(attempt(tmp_path, False, "unresolved", ["nudge", "restart"])) == (
+        "failed", "unresolved; spiral intervention: nudge, restart")
+    assert attempt_status(attempt(tmp_path, False, "sandbox_error")) == ("error", "sandbox_error")
+
+
+def test_plain_progress_is_one_line_per_event(tmp_path):
+    stream = io.StringIO()  # not a terminal: auto means plain
+    display = Display(stream=stream)
+    assert display.mode == "plain"
+    spent = [1.0]
+    display.cycle(lambda: spent[0])
+    with display.phase("cycle 1 solve", 2) as progress:
+        progress.started("task-a")
+        spent[0] = 1.25
+        progress.attempt(attempt(tmp_path, False, "unresolved", ["nudge"]))
+        progress.attempt(attempt(tmp_path, True, None), cached=True)
+    with display.phase("cycle 1 judge", 1, role="judge") as progress:
+        display.on_call(SimpleNamespace(role="judge"))
+        display.on_call(SimpleNamespace(role="agent"))
+        progress.verdicts([SimpleNamespace(task_id="task-a", status="ok", score=3.0, failure_reason="no check")], 7.0)
+    display.on_call(SimpleNamespace(role="judge"))  # outside a phase: ignored
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "cycle 1 solve: 2 to do"
+    assert lines[1] == "[1/2] failed task-a · unresolved; spiral intervention: nudge · cycle cost $0.2500"
+    assert lines[2] == "[2/2] passed task-a · done before · cycle cost $0.2500"
+    assert re.fullmatch(r"cycle 1 solve: 2/2 done, 1 failed, \d+s, cycle cost \$0\.2500", lines[3])
+    assert lines[5] == "[1/1] failed by judge task-a · score 3: no check · cycle cost $0.2500"
+    assert progress.calls == 1 and len(lines) == 7
+
+
+def test_quiet_progress_prints_only_the_log(tmp_path):
+    stream = io.StringIO()
+    display = Display("quiet", stream)
+    with display.phase("cycle 1 solve", 1) as progress:
+        progress.attempt(attempt(tmp_path, True, None))
+    display.log("cycle 1 gate: accepted")
+    assert stream.getvalue() == "cycle 1 gate: accepted\n"
