@@ -1,0 +1,186 @@
+"""The `ray` executor against a real local Ray instance (2 worker processes) and real Docker: oracle
+and scripted-LLM batches, results and trajectories on the driver's disk, resume, and a worker
+killed mid-batch whose attempt Ray runs again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from taskfactory import make_task
+
+from adaptive_skill.config import EvolveConfig, ExecutorConfig
+from adaptive_skill.executors import AttemptJob, make_executor
+from adaptive_skill.executors.node import EXECUTOR_LABEL
+from adaptive_skill.llm import Accounting
+from adaptive_skill.tasks import load_suite
+
+REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.docker
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: the Ray tests must run, not skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def ray_instance(docker_client, base_image):
+    """A private Ray instance on this machine: 2 CPUs, so 2 worker processes run attempts."""
+    try:
+        import ray
+    except ImportError:
+        _unavailable("Ray is not installed (pip install -e '.[ray]')")
+    if ray.is_initialized():
+        ray.shutdown()
+    ray.init(num_cpus=2, resources={"docker": 2}, include_dashboard=False, log_to_driver=False,
+             object_store_memory=128 << 20, namespace="adaptive-skill-tests")
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture
+def config(tmp_path, ray_instance):
+    def make(**executor):
+        settings = {"kind": "ray", "address": "auto", "node_cache_dir": str(tmp_path / "node-cache"), **executor}
+        return EvolveConfig(workers=2, executor=ExecutorConfig(**settings))
+    return make
+
+
+def suite(root: Path, count: int, **kwargs):
+    for index in range(count):
+        make_task(root / "suite", f"task-{index}", **kwargs)
+    return load_suite(root / "suite")
+
+
+class Seen:
+    """Every callback, to check each attempt is reported exactly once."""
+
+    def __init__(self):
+        self.started, self.finished = [], []
+
+    def on_start(self, task):
+        self.started.append(task.id)
+
+    def on_result(self, result, cached):
+        self.finished.append((result.task_id, cached))
+
+
+def test_oracle_batch_and_resume(tmp_path, config, test_session_labels):
+    tasks = suite(tmp_path, 3)
+    out = tmp_path / "out" / "results"
+    job = AttemptJob(agent="oracle", config=config(), results_dir=out, labels=test_session_labels)
+    executor = make_executor(job.config)
+    seen = Seen()
+    results = executor.run(tasks, job, on_start=seen.on_start, on_result=seen.on_result)
+    assert [(r.task_id, r.passed, r.failure_mode) for r in results] == [
+        (f"task-{i}", True, None) for i in range(3)], [r.detail for r in results]
+    assert sorted(seen.started) == [t.id for t in tasks] and sorted(seen.finished) == [(t.id, False) for t in tasks]
+    assert sorted(p.name for p in out.iterdir()) == ["task-0.json", "task-1.json", "task-2.json"]
+
+    # a restarted driver submits only what has no result on its disk
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    (out / "task-1.json").unlink()
+    again = Seen()
+    results = executor.run(tasks, job, on_start=again.on_start, on_result=again.on_result)
+    assert [r.passed for r in results] == [True, True, True]
+    assert again.started == ["task-1"] and sorted(again.finished) == [("task-0", True), ("task-1", False),
+                                                                      ("task-2", True)]
+    assert all((out / name).stat().st_mtime_ns == stamp for name, stamp in stamps.items() if name != "task-1.json")
+
+
+DRAFT = ("mkdir -p /skill-draft && printf -- '---\\nname: answer-files\\ndescription: Use when a task wants an "
+         "answer file.\\n---\\nWrite it.\\n' > /skill-draft/SKILL.md")
+USAGE = {"usage": {"prompt_tokens": 100, "completion_tokens": 10}, "cost": 0.01}
+AGENT = [  # rule mode: the same behaviour in every worker process, whatever it ran before
+    {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "done"}}], **USAGE},
+    {"tool_calls": [{"name": "bash", "arguments": {"command": f"echo 42 > /app/answer.txt && {DRAFT}"}}], **USAGE},
+]
+
+
+def test_scripted_llm_batch_streams_trajectories_and_costs(tmp_path, config, test_session_labels):
+    tasks = suite(tmp_path, 3)
+    script = tmp_path / "agent.yaml"
+    script.write_text(yaml.safe_dump(AGENT))
+    settings = config().model_dump()
+    settings.update(solver_proposed=True, models={"agent": {"model": f"scripted/{script}"}},
+                    limits={"max_steps": 4})
+    evolve = EvolveConfig.model_validate(settings)
+    out = tmp_path / "run" / "solve"
+    job = AttemptJob(agent="llm", config=evolve, results_dir=out / "results", trajectories_dir=out / "trajectories",
+                     workspace=REPO / "workspace", drafts_dir=out.parent / "drafts", labels=test_session_labels)
+    accounting = Accounting(evolve.limits)
+    results = make_executor(evolve, accounting=accounting).run(tasks, job)
+
+    assert [(r.task_id, r.agent, r.passed) for r in results] == [(t.id, "llm", True) for t in tasks], \
+        [r.detail for r in results]
+    for result in results:  # the trajectory came back: it is a file on this machine, under the run
+        path = Path(result.trajectory_path)
+        assert path == out / "trajectories" / f"{result.task_id}.json"
+        assert "echo 42 > /app/answer.txt" in path.read_text()
+        assert "answer-files" in (out.parent / "drafts" / result.task_id / "SKILL.md").read_text()
+    # each node's model calls were added to the driver's ledger: 2 calls per attempt
+    agent = accounting.totals(role="agent")
+    assert (agent.calls, agent.prompt_tokens, agent.completion_tokens) == (6, 600, 60)
+    assert agent.cost == pytest.approx(0.06)
+    assert accounting.totals(task_id="task-1").calls == 2
+    # bundles are named by content: the 3 tasks differ only in their names, so a node holds one task
+    # bundle and one of the workspace
+    assert len(list((tmp_path / "node-cache" / "bundles").iterdir())) == 2
+
+
+def kill_a_worker_mid_attempt(docker_client, labels, batch):
+    """SIGKILL the Ray worker process of an attempt whose container is running (the attempt is then
+    surely mid-way: its oracle sleeps). Returns (task id, container name)."""
+    selector = [f"{key}={value}" for key, value in labels.items()] + [f"{EXECUTOR_LABEL}=ray"]
+    deadline = time.monotonic() + 300  # a hang guard, not a timing assertion
+    while time.monotonic() < deadline and not batch.done():
+        for container in docker_client.containers.list(filters={"label": selector, "status": "running"}):
+            pid = int(container.labels["adaptive-skill.owner"].split(":")[1])
+            try:
+                title = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if title.startswith(b"ray::attempt:"):  # Ray names the worker after the task it runs
+                os.kill(pid, signal.SIGKILL)
+                return container.labels["adaptive-skill.task"], container.name
+        time.sleep(0.1)
+    pytest.fail("no attempt was seen running in a Ray worker")
+
+
+def run_with_a_kill(tmp_path, config, docker_client, labels, count, **executor):
+    from concurrent.futures import ThreadPoolExecutor
+
+    tasks = suite(tmp_path, count, solve="sleep 4; echo 42 > /app/answer.txt\n")
+    out = tmp_path / "results"
+    job = AttemptJob(agent="oracle", config=config(**executor), results_dir=out, labels=labels)
+    seen = Seen()
+    with ThreadPoolExecutor(1) as pool:
+        batch = pool.submit(make_executor(job.config).run, tasks, job, on_start=seen.on_start,
+                            on_result=seen.on_result)
+        victim, container = kill_a_worker_mid_attempt(docker_client, labels, batch)
+        results = batch.result(timeout=600)
+    assert Counter(task_id for task_id, _ in seen.finished) == Counter(t.id for t in tasks)  # exactly once
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{t.id}.json" for t in tasks)
+    return {r.task_id: r for r in results}, victim, container
+
+
+def test_killed_worker_is_retried_and_every_result_lands_once(tmp_path, config, docker_client,
+                                                              test_session_labels):
+    results, victim, container = run_with_a_kill(tmp_path, config, docker_client, test_session_labels, 4,
+                                                 max_retries=2)
+    assert all(r.passed for r in results.values()), {t: r.detail for t, r in results.items() if not r.passed}
+    # the dead worker could not close its sandbox; the node removed it when the attempt ran again
+    assert not docker_client.containers.list(all=True, filters={"name": container})
+
+
+def test_killed_worker_without_retries_is_a_sandbox_error(tmp_path, config, docker_client, test_session_labels):
+    results, victim, _ = run_with_a_kill(tmp_path, config, docker_client, test_session_labels, 2, max_retries=0)
+    assert results[victim].failure_mode == "sandbox_error" and "attempt was lost" in results[victim].detail
+    assert all(r.passed for task, r in results.items() if task != victim)
