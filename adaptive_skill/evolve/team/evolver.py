@@ -79,10 +79,19 @@ class TeamEvolver:
                drafts: Path | None = None, task_id: str = "evolve") -> TeamOutcome:
         out_dir.mkdir(parents=True, exist_ok=True)
         transcript = Transcript(out_dir / "team.json", task_id, self.run.event if self.run else None)
+        outcome: TeamOutcome | None = None
+        try:
+            outcome = self._session(transcript, workspace, observations, history or [], drafts, task_id)
+            return outcome
+        finally:  # written even when the session dies: the events so far are not the only record
+            transcript.save(status=outcome.status if outcome else "failed",
+                            outcome=outcome.to_dict() if outcome else None)
+
+    def _session(self, transcript: Transcript, workspace: Path, observations: Path, history: list[str],
+                 drafts: Path | None, task_id: str) -> TeamOutcome:
         if not (self.config.evolve_skills and not self.config.prompt_only):
             reason = "the team writes skills, and skills may not change (evolve_skills / prompt_only)"
             transcript.record("skipped", reason=reason)
-            transcript.save(status="skipped")
             return TeamOutcome(changes=Changes(), summary=None, status="skipped", team={"skipped": reason})
         skills = load_history(workspace, rejected_commits=self._rejected_commits(), discarded=self.discarded_path)
         index = NoveltyIndex(self.embedder, skills, self.duplicate_similarity)
@@ -99,7 +108,7 @@ class TeamEvolver:
                                  "guest": formation.guest.name if formation.guest else None, "rounds": []}
         status, change = "no_proposal", None
         try:
-            change = self._deliberate(team, skills, index, digest.text, history or [], brief)
+            change = self._deliberate(team, skills, index, digest.text, history, brief)
             status = "agreed" if change else "no_proposal"
         except SessionEnded as ended:
             status, brief["ended"] = ended.status, str(ended)
@@ -116,7 +125,6 @@ class TeamEvolver:
         transcript.record("end", status=status, change=f"{change.action} {change.target}" if change else None,
                           mutated=outcome.mutated, reverted=[v.to_dict() for v in outcome.reverted],
                           repaired=outcome.repaired, **team.spent.to_dict())
-        transcript.save(status=status, brief=brief, outcome=outcome.to_dict())
         return outcome
 
     # -- the team's work ---------------------------------------------------------------------
