@@ -29,7 +29,6 @@ from adaptive_skill.errors import UserError
 from adaptive_skill.evolve.rules import skill_names, workspace_hash
 from adaptive_skill.files import read_json, write_json_atomic
 from adaptive_skill.gating import GateDecision, decide
-from adaptive_skill.harness.batch import run_batch
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.runs import RunDir
 from adaptive_skill.tasks import Task, batch_for_cycle, load_suite, split_suite
@@ -281,16 +280,16 @@ class AdaptiveSkillEngine:
     # -- pieces ------------------------------------------------------------------------------
 
     def _attempts(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str) -> list[AttemptResult]:
-        from adaptive_skill.agent.factory import build_llm_agent
+        from adaptive_skill.executors import AttemptJob, make_executor
 
-        agent = build_llm_agent(self.config, Workspace(workspace_dir), out / "trajectories",
-                                accounting=self.accounting, llm=self._llm("agent"),
-                                drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None)
-
+        # executor.kind: local threads here, or Ray nodes; results and trajectories land under `out` either way.
+        executor = make_executor(self.config, self.provider, self.accounting, llm=lambda: self._llm("agent"))
+        job = AttemptJob(agent="llm", config=self.config, results_dir=out / "results",
+                         trajectories_dir=out / "trajectories", workspace=workspace_dir,
+                         drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None)
         with self.display.phase(title, len(tasks)) as progress, self._budget_stops():
-            results = run_batch(tasks, agent, self.provider, out / "results", workers=self.config.workers,
-                                on_start=lambda t: progress.started(t.id), on_result=progress.attempt,
-                                should_stop=self._stopping)
+            results = executor.run(tasks, job, on_start=lambda t: progress.started(t.id), on_result=progress.attempt,
+                                   should_stop=self._stopping)
         if len(results) < len(tasks):
             raise Stop(self._stopping_reason() or "stopped")
         return results

@@ -1,0 +1,58 @@
+"""The seam between the engine and where task attempts run.
+
+An `Executor` runs a batch of attempts described by an `AttemptJob` and returns their results in
+task order, each written to the driver's run directory the moment it is known, so a re-run skips
+what is already there. The job is plain data (it crosses process and machine boundaries): the
+agent is named, not passed, and each executor builds it where the attempt runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from adaptive_skill.config import EvolveConfig
+from adaptive_skill.harness.agents import HARNESS_AGENTS
+from adaptive_skill.harness.batch import ResultCallback, StartCallback
+from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.tasks.model import Task
+
+AGENT_NAMES = ("llm", *HARNESS_AGENTS)
+
+
+@dataclass(frozen=True)
+class AttemptJob:
+    """What every attempt of one batch runs, and where its output lands on the driver."""
+
+    agent: str  # "llm" (the terminal agent over models.agent) or a harness agent: "oracle", "nop"
+    config: EvolveConfig
+    results_dir: Path | None  # <task>.json per finished attempt; None keeps results in memory only
+    trajectories_dir: Path | None = None  # llm: <task>.json, the agent's trajectory
+    workspace: Path | None = None  # llm: the skill workspace the agent reads
+    drafts_dir: Path | None = None  # llm with solver_proposed: <task>/SKILL.md drafts
+    labels: Mapping[str, str] = field(default_factory=dict)  # extra labels on every container
+
+    def __post_init__(self) -> None:
+        if self.agent not in AGENT_NAMES:
+            raise ValueError(f"unknown agent {self.agent!r}: one of {', '.join(AGENT_NAMES)}")
+        if self.agent == "llm" and (self.workspace is None or self.trajectories_dir is None):
+            raise ValueError("the llm agent needs a workspace and a trajectories_dir")
+
+
+class Executor(Protocol):
+    kind: str
+
+    def run(self, tasks: Sequence[Task], job: AttemptJob, *, on_start: StartCallback | None = None,
+            on_result: ResultCallback | None = None,
+            should_stop: Callable[[], bool] | None = None) -> list[AttemptResult]:
+        """Results in the order of `tasks`; finished ones under job.results_dir are loaded, not rerun.
+        Once `should_stop()` is true no further attempt starts and the list may be shorter."""
+        ...
+
+
+def infrastructure_failure(task: Task, agent: str, detail: str) -> AttemptResult:
+    """The result of an attempt that the machinery, not the task or the agent, could not run."""
+    return AttemptResult(task_id=task.id, agent=agent, passed=False, reward=None, failure_mode="sandbox_error",
+                         category=task.category, difficulty=task.difficulty, detail=detail[-4000:])
