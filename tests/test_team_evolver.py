@@ -87,9 +87,9 @@ def team_config(names=NAMES, **settings):
 
 
 def evolve(env, rules, *, max_skills=3, task_id="evolve-1", **settings):
-    extra = {k: settings.pop(k) for k in ("protect_skills", "evolve_skills") if k in settings}
+    extra = {k: settings.pop(k) for k in ("protect_skills", "evolve_skills", "limits") if k in settings}
     config = EvolveConfig(max_skills=max_skills, evolver={"mode": "team", "team": team_config(**settings)}, **extra)
-    accounting = Accounting()
+    accounting = Accounting(config.limits)
     llm = ScriptedLLM(rules, accounting, role="evolver")
     evolver = TeamEvolver(llm, config, run=env["run"], accounting=accounting, embedder=LexicalEmbedder())
     outcome = evolver.evolve(env["workspace"], env["observations"], env["out"], history=[], task_id=task_id)
@@ -351,3 +351,11 @@ def test_a_failed_leader_step_ends_the_session_without_change(env):
     assert outcome.status == "error" and not outcome.mutated and "summary" in outcome.team["ended"]
     assert (env["run"].root / "team" / "collaboration.json").is_file()  # they did work together
     assert events(env, "end")[0]["status"] == "error"
+
+
+def test_a_spent_budget_ends_the_session(env):
+    outcome, llm = evolve(env, script(), limits={"max_cost_per_task": 0.0055})  # 0.001 a reply: 6 calls
+    assert outcome.status == "budget" and not outcome.mutated and len(llm.requests) == 6  # the 7th never went out
+    last = events(env, "message")[-1]
+    assert last["stage"] == "discussion" and "cost budget spent" in last["error"]
+    assert outcome.team["spent"]["calls"] == 6
