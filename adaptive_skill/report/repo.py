@@ -34,13 +34,9 @@ class RunRepo:
             return {}
         return {t.name: t.commit for t in self._repo.tags()}
 
-    @cached_property
-    def tag_metrics(self) -> dict[str, dict]:
-        return {t.name: t.metrics for t in self._repo.tags()} if self._repo is not None else {}
-
     def label(self, commit: str | None) -> str:
         if not commit:
-            return "?"
+            return "seed"  # no repository yet: nothing but the seed ever ran
         for name, sha in self.tags.items():
             if sha == commit:
                 return name
