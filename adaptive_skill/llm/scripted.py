@@ -7,7 +7,8 @@ Each reply is one of
     {tool_calls: [{name: bash, arguments: {command: ls}}]}
     {error: rate_limit | timeout | auth | bad_request}
 
-with optional `usage: {prompt_tokens, completion_tokens}`, `cost` and `finish_reason`.
+with optional `usage: {prompt_tokens, completion_tokens}`, `cost`, `finish_reason` and `delay_sec`
+(the call takes that long, holding its concurrency slot as a real call would: imitates latency).
 
 Rule mode: when any reply has `when: <regex>`, replies are not consumed in order; each request
 gets the first reply whose regex matches the request's text (every message's content and tool
@@ -24,6 +25,7 @@ import copy
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -76,6 +78,7 @@ class ScriptReply(_Strict):
     usage: ScriptUsage = Field(default_factory=ScriptUsage)
     cost: float = Field(0.0, ge=0.0)
     finish_reason: str | None = None
+    delay_sec: float = Field(0.0, ge=0.0)
 
 
 class Script(_Strict):
@@ -138,6 +141,8 @@ class ScriptedLLM:
                         raise LLMError(f"{self.model}: script exhausted after {len(self.replies)} replies")
                     reply = self.replies[self._next]
                     self._next += 1
+            if reply.delay_sec:
+                time.sleep(reply.delay_sec)  # outside the lock: concurrent calls overlap, as real ones do
         if reply.error:
             self.accounting.record_failure(role=self.role, model=self.model, task_id=task_id)
             raise _scripted_error(self.model, self.role, reply.error)
