@@ -184,3 +184,48 @@ def test_killed_worker_without_retries_is_a_sandbox_error(tmp_path, config, dock
     results, victim, _ = run_with_a_kill(tmp_path, config, docker_client, test_session_labels, 2, max_retries=0)
     assert results[victim].failure_mode == "sandbox_error" and "attempt was lost" in results[victim].detail
     assert all(r.passed for task, r in results.items() if task != victim)
+
+
+def test_engine_cycle_on_ray(tmp_path, config, test_session_labels):
+    """One engine cycle with executor.kind ray: solve and both gating batches run on Ray workers; the
+    judge reads the trajectories from the run directory and the agent's cost is in the checkpoint."""
+    import json
+
+    from adaptive_skill.config import load_config
+    from adaptive_skill.engine import AdaptiveSkillEngine
+
+    suite(tmp_path, 5)
+    skill = ("mkdir -p /workspace/skills/careful-checks && printf -- '---\\nname: careful-checks\\ndescription: "
+             "Use when writing answer files.\\n---\\n## Steps\\n1. Write it.\\n## Verification\\n- cat it\\n' "
+             "> /workspace/skills/careful-checks/SKILL.md")
+    scripts = {
+        "agent": AGENT,
+        "judge": [{"content": {"score": 8, "category": "file-operations", "outcome": "Wrote the answer.",
+                               "failure_reason": None}}],
+        "evolver": [{"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "added"}}]},
+                    {"tool_calls": [{"name": "bash", "arguments": {"command": skill}}]}],
+    }
+    models = {}
+    for role, script in scripts.items():
+        (tmp_path / f"{role}.yaml").write_text(yaml.safe_dump(script))
+        models[role] = {"model": f"scripted/{tmp_path / f'{role}.yaml'}"}
+    settings = {"batch_size": 2, "holdout_ratio": 0.4, "max_cycles": 1, "workers": 2, "seed": 1,
+                "paths": {"workspace": str(REPO / "workspace"), "suite": str(tmp_path / "suite"),
+                          "runs_dir": str(tmp_path / "runs")},
+                "models": models, "limits": {"max_steps": 4},
+                "executor": config().executor.model_dump()}
+    (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(settings))
+    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id="on-ray")
+    assert engine.run() == "max_cycles"
+
+    cycle = engine.run_dir.cycle_dir(1)
+    solved = json.loads((cycle / "solve.json").read_text())
+    assert [r["passed"] for r in solved["results"]] == [True, True]
+    assert all(Path(r["trajectory_path"]).parent == cycle / "solve" / "trajectories" for r in solved["results"])
+    observed = json.loads((cycle / "observe.json").read_text())
+    assert [i["verdict"]["score"] for i in observed["items"]] == [8, 8]  # the judge read what came back
+    gate = json.loads((cycle / "gate.json").read_text())
+    assert gate["gated"] and gate["accepted"]
+    # 2 solve + 2 x 2 gating attempts, 2 agent calls each, all charged to the driver's ledger
+    checkpoint = json.loads((engine.run_dir.root / "checkpoint.json").read_text())
+    assert checkpoint["accounting"]["roles"]["agent"]["calls"] == 12

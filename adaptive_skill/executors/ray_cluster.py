@@ -11,6 +11,7 @@ and a restarted driver submits only the attempts without a result file.
 from __future__ import annotations
 
 import os
+import socket
 from collections import deque
 from collections.abc import Callable, Sequence
 
@@ -139,9 +140,22 @@ def connect(settings: ExecutorConfig, local_cpus: int):
         ray.init(num_cpus=local_cpus, resources=resources, include_dashboard=False,
                  object_store_memory=LOCAL_OBJECT_STORE, **common)
         return ray
+    _probe(settings.address)
     try:
         ray.init(address=settings.address, **common)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise UserError(f"executor.address {settings.address}: no Ray cluster answers ({one_line(exc)}); "
                         "start one with `ray start --head` (docs/ray.md)") from None
     return ray
+
+
+def _probe(address: str) -> None:
+    """Fail in one line when nothing listens at host:port: Ray itself retries for minutes."""
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except (OSError, ValueError) as exc:
+        raise UserError(f"executor.address {address}: nothing answers there ({one_line(exc)}); "
+                        "start the head node with `ray start --head` (docs/ray.md)") from None
