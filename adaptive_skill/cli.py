@@ -12,7 +12,7 @@ from adaptive_skill import __version__
 
 # Order here is the order in `--help`.
 COMMAND_MODULES = ("evolve", "report", "replay", "config", "skills", "tasks", "run", "solve", "spiral", "trajectory",
-                   "judge", "images", "sandbox")
+                   "judge", "novelty", "images", "sandbox")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,121 @@
+"""`adaptive-skill novelty "SEED PROBLEM"`: propose tasks from changing expert or domain perspectives
+until embedding novelty says stop (docs/novelty.md).
+
+Settings come from `novelty.*`, `models.proposer` and `models.embedder` in the config; every flag
+overrides its key. Exit 0 when the loop ends by its strategy or max-iter, 1 when it gave up
+after repeated model failures or a spent budget (the trajectory is still written), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from adaptive_skill.commands.common import add_config_args
+
+# flag dest -> NoveltyConfig field, for overrides and for naming the flag in errors
+_NOVELTY_FLAGS = {"strategy": "strategy", "threshold": "threshold", "exhaust_threshold": "exhaust_threshold",
+                  "clusters": "clusters", "max_iter": "max_iterations", "language": "language",
+                  "perturbation": "perturbation", "seed": "seed"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("novelty", help="propose novel tasks for a problem from sampled expert perspectives",
+                                   description="Propose tasks for a problem from changing expert or domain "
+                                               "perspectives until embedding novelty says stop.")
+    parser.add_argument("problem", metavar="SEED_PROBLEM", help='e.g. "Improve urban transportation"')
+    parser.add_argument("--strategy", choices=["breakthrough", "exhaust", "coverage"],
+                        help="when to stop (default: novelty.strategy, breakthrough)")
+    parser.add_argument("--threshold", "-t", type=float, metavar="X",
+                        help="breakthrough at this novelty (default: novelty.threshold, 0.4)")
+    parser.add_argument("--exhaust-threshold", type=float, metavar="X",
+                        help="exhaust: stop when the rolling mean novelty falls below X (default 0.15)")
+    parser.add_argument("--clusters", type=int, metavar="N", help="coverage: stop at N distinct clusters (default 5)")
+    parser.add_argument("--max-iter", type=int, metavar="N", help="at most N iterations (default 20)")
+    parser.add_argument("--language", "-l", choices=["en", "zh"], help="prompts and perspectives (default en)")
+    parser.add_argument("--perturbation", choices=["expert", "domain", "hybrid"],
+                        help="occupations, Dewey domains, or one of each (default expert)")
+    parser.add_argument("--contrastive", action="store_true", default=None,
+                        help="show the model its recent tasks and ask for something unlike them")
+    parser.add_argument("--archive", action="store_true", default=None,
+                        help="keep the most novel task per category x difficulty cell and point at empty cells")
+    parser.add_argument("--seed", type=int, metavar="N", help="perspective sampling seed (default: a fresh order)")
+    parser.add_argument("--model", help="the proposer's model (default: models.proposer.model)")
+    parser.add_argument("--embedding-model", metavar="MODEL",
+                        help="lexical, sentence-transformers[/NAME] or a litellm embedding model "
+                             "(default: models.embedder.model)")
+    parser.add_argument("--temperature", type=float, metavar="T", help="the proposer's temperature (default 0.7)")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write the whole trajectory as JSON ('-': stdout)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="only the final summary")
+    # SUPPRESS: without the flag here, a global `adaptive-skill -v novelty` keeps its value.
+    parser.add_argument("--verbose", "-v", action="store_true", default=argparse.SUPPRESS,
+                        help="task instructions, rationales, distances; tracebacks on errors")
+    add_config_args(parser)
+    parser.set_defaults(handler=novelty_cmd)
+
+
+def novelty_cmd(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from adaptive_skill.commands.common import load_config_from_args
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.files import write_json_atomic
+    from adaptive_skill.llm import Accounting, make_llm
+    from adaptive_skill.novelty.display import NoveltyDisplay
+    from adaptive_skill.novelty.proposer import NoveltyTaskProposer
+    from adaptive_skill.spiral.embedders import EmbedderError, make_embedder
+
+    problem = " ".join(args.problem.split())
+    if not problem:
+        raise UserError("the seed problem is empty")
+    config = load_config_from_args(args)
+    settings, proposer_model, embedder_config = _overridden(config, args)
+
+    to_stdout = args.output == "-"
+    display = NoveltyDisplay(sys.stderr if to_stdout else sys.stdout, settings.threshold, quiet=args.quiet,
+                             verbose=args.verbose)
+    llm = make_llm(proposer_model, Accounting(config.limits), role="proposer")
+    embedder = make_embedder(embedder_config)
+    proposer = NoveltyTaskProposer(llm, embedder, settings, config.judge.categories)
+    display.start(problem, settings.strategy, llm.model, embedder.name)
+    try:
+        run = proposer.run(problem, on_iteration=display.iteration)
+    except EmbedderError as exc:  # the seed could not be embedded: nothing can be scored
+        raise UserError(f"models.embedder ({embedder_config.model}): {exc}") from None
+    display.summary(run)
+
+    if to_stdout:
+        import json
+
+        print(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
+    elif args.output:
+        write_json_atomic(Path(args.output), run.to_dict())
+    return 1 if run.stop.kind in ("failures", "budget") or not run.proposals else 0
+
+
+def _overridden(config, args: argparse.Namespace):
+    """The novelty settings, proposer model and embedder with the flags applied, validated; a bad
+    value ends in one line naming the flag."""
+    from pydantic import ValidationError
+
+    from adaptive_skill.config import EmbedderConfig, ModelConfig, NoveltyConfig
+    from adaptive_skill.errors import UserError
+
+    flags = {field: getattr(args, dest) for dest, field in _NOVELTY_FLAGS.items() if getattr(args, dest) is not None}
+    flags.update({name: True for name in ("contrastive", "archive") if getattr(args, name)})
+    model = {"model": args.model, "temperature": args.temperature}
+    parts = [(NoveltyConfig, config.novelty, flags, {v: k for k, v in _NOVELTY_FLAGS.items()}),
+             (ModelConfig, config.models.proposer, {k: v for k, v in model.items() if v is not None},
+              {"model": "model", "temperature": "temperature"}),
+             (EmbedderConfig, config.models.embedder,
+              {"model": args.embedding_model} if args.embedding_model is not None else {},
+              {"model": "embedding_model"})]
+    result = []
+    for cls, current, updates, flag_of in parts:
+        try:
+            result.append(cls.model_validate({**current.model_dump(), **updates}))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            name = str(error["loc"][0]) if error["loc"] else ""
+            raise UserError(f"--{flag_of.get(name, name).replace('_', '-')}: {error['msg']}") from None
+    return tuple(result)
