@@ -137,7 +137,8 @@ def connect(settings: ExecutorConfig, local_cpus: int):
     common = {"log_to_driver": False, "namespace": "adaptive-skill"}  # worker logs stay in the node's ray logs
     if settings.address == "local":
         resources = {settings.node_resource: float(local_cpus)} if settings.node_resource else None
-        ray.init(num_cpus=local_cpus, resources=resources, include_dashboard=False,
+        # address "local" always starts a new instance, even beside a cluster this machine belongs to.
+        ray.init(address="local", num_cpus=local_cpus, resources=resources, include_dashboard=False,
                  object_store_memory=LOCAL_OBJECT_STORE, **common)
         return ray
     _probe(settings.address)
