@@ -117,5 +117,6 @@ def _overridden(config, args: argparse.Namespace):
         except ValidationError as exc:
             error = exc.errors()[0]
             name = str(error["loc"][0]) if error["loc"] else ""
-            raise UserError(f"--{flag_of.get(name, name).replace('_', '-')}: {error['msg']}") from None
+            flag = flag_of.get(name, name).replace("_", "-")
+            raise UserError(f"--{flag}: {error['msg']} (got {error.get('input')!r})") from None
     return tuple(result)
