@@ -322,6 +322,23 @@ class ExecutorConfig(_Strict):
         raise ValueError("expected auto, local, ray://host:port or host:port")
 
 
+class ReviewConfig(_Strict):
+    """People's ratings from `adaptive-skill review` (docs/review.md) in the engine's observe phase."""
+
+    # An escalated batch trajectory that people rated gets their verdict in place of the judge's
+    # (the judge's is kept beside it); an event `human_verdict` marks each one.
+    human_verdicts: bool = False
+    # With human_verdicts: stop the run before observing a batch whose escalated trajectories nobody
+    # rated yet (event `review_wait`, status stopped); rate them, then `evolve --resume`.
+    wait_for_review: bool = False
+
+    @model_validator(mode="after")
+    def _needs_verdicts(self) -> ReviewConfig:
+        if self.wait_for_review and not self.human_verdicts:
+            raise ValueError("wait_for_review needs human_verdicts: true")
+        return self
+
+
 class EvolveConfig(_Strict):
     # The engine's switches (seed table, defaults kept).
     trajectory_only: bool = True
@@ -352,6 +369,7 @@ class EvolveConfig(_Strict):
     evolver: EvolverConfig = Field(default_factory=EvolverConfig)
     novelty: NoveltyConfig = Field(default_factory=NoveltyConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
+    review: ReviewConfig = Field(default_factory=ReviewConfig)
 
     # Key paths whose values came from secret-looking environment variables.
     _secret_paths: set[str] = PrivateAttr(default_factory=set)
