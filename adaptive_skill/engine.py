@@ -165,6 +165,16 @@ class AdaptiveSkillEngine:
         from adaptive_skill.observe.calibration import calibrate_results
 
         results = [AttemptResult.from_dict(r) for r in solved["results"]]
+        people = None
+        if self.config.review.human_verdicts:  # people's ratings of escalated trajectories outrank the judge
+            from adaptive_skill.review.verdicts import HumanVerdicts
+
+            people = HumanVerdicts.load(self.run_dir.root, n, results, self.config.judge.pass_threshold)
+            if people.unrated and self.config.review.wait_for_review:
+                self.run_dir.event("review_wait", cycle=n, tasks=people.unrated)
+                self.log(f"cycle {n}: waiting for people to rate {', '.join(people.unrated)} "
+                         f"(adaptive-skill review {self.run_dir.root}), then evolve --resume")
+                raise Stop("stopped")
         items: list[dict[str, Any]] = []
         to_judge = []
         for result in results:
@@ -186,6 +196,11 @@ class AdaptiveSkillEngine:
                 item["verdict"] = verdict.to_dict()
             else:
                 item["judge_error"] = verdict.reason
+        for item in items if people else []:
+            human = people.replace(item)  # the judge's verdict stays beside it, for the report
+            if human:
+                self.run_dir.event("human_verdict", cycle=n, task=item["task"], score=human["score"],
+                                   raters=human["raters"])
         labels = {r.task_id: r.passed for r in results}  # for calibration only; never shown to the evolver
         _write_observations(self.run_dir.cycle_dir(n) / "observations", items,
                             {task_id: self._task(task_id) for task_id in solved["tasks"]},

@@ -1,0 +1,16 @@
+"""Human review of a run in the browser (`adaptive-skill review RUN`, docs/review.md): people rate
+the escalated trajectories, the skill mutations and the proposed tasks blind, and their ratings
+flow back into the report (judge vs human) and, behind `review.human_verdicts`, into the engine.
+
+    items.py       what there is to rate in a run directory, with what the rater must not see kept apart
+    proposals.py   proposed tasks: the novelty command's output files under RUN/proposals/
+    queue.py       the items of a run, reloaded when the run moves on; each rater's own random order
+    forms.py       the questions per kind of item and the strict parsing of a posted form
+    store.py       ratings in RUN/reviews.sqlite (WAL, one transaction per rating)
+    agreement.py   agreement between raters, and between the machine and the people
+    export.py      ratings as CSV or JSON
+    verdicts.py    people's verdicts on escalated trajectories, for the engine's observe phase
+    lock.py        one review server per run
+    app.py         the web app (server-rendered pages, templates/*.j2)
+    server.py      binds 127.0.0.1, takes the lock, runs the app
+"""
