@@ -52,6 +52,8 @@ def test_bundle_is_named_by_content_and_unpacks_once(tmp_path):
 
 def test_task_image_tag_is_the_same_on_a_node(tmp_path):
     task = load_task(make_task(tmp_path / "suite", "answer"))
+    (task.environment_dir / "shared.txt").write_text("group-writable\n")
+    (task.environment_dir / "shared.txt").chmod(0o664)  # permission bits are part of the tag
     on_node = rebase_task(task, unpack(pack(task.path), tmp_path / "node"))
     assert on_node.path != task.path and on_node.dockerfile.is_file() and on_node.solution_script.is_file()
     assert task_image_tag(on_node) == task_image_tag(task)  # so each node's image cache hits

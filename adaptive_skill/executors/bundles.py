@@ -47,7 +47,7 @@ def unpack(bundle: Bundle, cache: Path) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=f".{bundle.digest[:16]}.", dir=cache))
     try:
         with tarfile.open(fileobj=io.BytesIO(bundle.data), mode="r") as tar:
-            tar.extractall(staging, filter="tar")  # refuses absolute paths and escapes; keeps modes
+            tar.extractall(staging, filter=_safe_keeping_modes)
         os.chmod(staging, 0o755)  # mkdtemp's 0700 would hide the tree from a build run as another user
         os.rename(staging, target)
     except OSError:
@@ -77,3 +77,11 @@ def _anonymous(info: tarfile.TarInfo) -> tarfile.TarInfo:
     info.uname = info.gname = ""
     info.mtime = 0
     return info
+
+
+def _safe_keeping_modes(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo:
+    """tarfile's "tar" filter (no absolute paths, nothing outside `dest`), but with the permission
+    bits as packed, group and other write included: they are part of an image's content hash.
+    Setuid and setgid bits stay off."""
+    checked = tarfile.tar_filter(member, dest)
+    return checked.replace(mode=member.mode & 0o1777, deep=False) if member.mode is not None else checked
