@@ -39,7 +39,8 @@ def ray_instance(docker_client, base_image):
         _unavailable("Ray is not installed (pip install -e '.[ray]')")
     if ray.is_initialized():
         ray.shutdown()
-    ray.init(num_cpus=2, resources={"docker": 2}, include_dashboard=False, log_to_driver=False,
+    # address "local": a new instance even where this machine already belongs to a cluster
+    ray.init(address="local", num_cpus=2, resources={"docker": 2}, include_dashboard=False, log_to_driver=False,
              object_store_memory=128 << 20, namespace="adaptive-skill-tests")
     yield ray
     ray.shutdown()
@@ -229,3 +230,26 @@ def test_engine_cycle_on_ray(tmp_path, config, test_session_labels):
     # 2 solve + 2 x 2 gating attempts, 2 agent calls each, all charged to the driver's ledger
     checkpoint = json.loads((engine.run_dir.root / "checkpoint.json").read_text())
     assert checkpoint["accounting"]["roles"]["agent"]["calls"] == 12
+
+
+def test_budget_spent_on_a_node_stops_the_batch(tmp_path, config, test_session_labels):
+    """Two attempts spend $0.02 each; the third is sent once the driver has counted one of them,
+    hits the run's budget on its node and stops the batch the way a local attempt does."""
+    from adaptive_skill.llm import BudgetExceeded
+
+    tasks = suite(tmp_path, 3)
+    script = tmp_path / "agent.yaml"
+    script.write_text(yaml.safe_dump(AGENT))
+    settings = config(max_in_flight=2).model_dump()
+    settings.update(models={"agent": {"model": f"scripted/{script}"}},
+                    limits={"max_steps": 4, "max_cost_per_run": 0.015})
+    evolve = EvolveConfig.model_validate(settings)
+    out = tmp_path / "solve"
+    job = AttemptJob(agent="llm", config=evolve, results_dir=out / "results", trajectories_dir=out / "trajectories",
+                     workspace=REPO / "workspace", labels=test_session_labels)
+    accounting = Accounting(evolve.limits)
+    with pytest.raises(BudgetExceeded, match="run cost budget spent"):
+        make_executor(evolve, accounting=accounting).run(tasks, job)
+    assert not (out / "results" / "task-2.json").exists()  # no result: a resume runs it again
+    landed = len(list((out / "results").iterdir()))
+    assert landed >= 1 and accounting.totals(role="agent").calls == 2 * landed

@@ -14,6 +14,7 @@ import os
 import socket
 from collections import deque
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 
 from adaptive_skill.config import ExecutorConfig
 from adaptive_skill.errors import UserError
@@ -59,13 +60,9 @@ class RayExecutor:
             while queue or in_flight:
                 while queue and len(in_flight) < limit and not (should_stop and should_stop()):
                     task = queue.popleft()
-                    rebase_task(task, task.path)  # a file outside the task directory fails here, not on a node
                     if on_start:
                         on_start(task)
-                    spent = self.accounting.snapshot() if self.accounting is not None else None
-                    ref = remote.options(**self._options(task)).remote(task, ray.put(pack(task.path)), workspace,
-                                                                       job, spent)
-                    in_flight[ref] = task
+                    in_flight[self._submit(ray, remote, task, workspace, job)] = task
                 if should_stop and should_stop():
                     queue.clear()  # running attempts finish; the rest wait for a resume
                 if not in_flight:
@@ -83,8 +80,14 @@ class RayExecutor:
             # Ctrl-C or a crash: a cancelled attempt gets KeyboardInterrupt on its node and closes its
             # sandbox; finished results are already on disk.
             for ref in in_flight:
-                ray.cancel(ref)
+                with suppress(Exception):  # one that finished meanwhile must not hide the original error
+                    ray.cancel(ref)
             raise
+
+    def _submit(self, ray, remote, task: Task, workspace, job: AttemptJob):
+        rebase_task(task, task.path)  # a file outside the task directory fails here, not on a node
+        spent = self.accounting.snapshot() if self.accounting is not None else None
+        return remote.options(**self._options(task)).remote(task, ray.put(pack(task.path)), workspace, job, spent)
 
     def _collect(self, ray, ref, task: Task, job: AttemptJob) -> AttemptResult:
         from ray.exceptions import RayError, RayTaskError
