@@ -3,6 +3,7 @@ does with an outcome, the job and config checks; the local executor against real
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from taskfactory import make_task
 from adaptive_skill.config import EvolveConfig, load_config
 from adaptive_skill.errors import ConfigError, UserError
 from adaptive_skill.executors import AttemptJob, LocalExecutor, make_executor
-from adaptive_skill.executors.bundles import pack, unpack
+from adaptive_skill.executors.bundles import Bundle, pack, unpack
 from adaptive_skill.executors.landing import land
 from adaptive_skill.executors.node import CollectingAccounting, NodeOutcome, rebase_task
 from adaptive_skill.harness.results import AttemptResult
@@ -48,6 +49,39 @@ def test_bundle_is_named_by_content_and_unpacks_once(tmp_path):
     (target / "marker").write_text("kept")
     assert unpack(first, cache) == target and (target / "marker").exists()  # reused, not unpacked again
     assert [p.name for p in cache.iterdir()] == [first.digest]  # no staging directory left behind
+
+
+def crafted(*entries) -> Bundle:
+    """A tar by hand: (name, kind, link target) with kind 'file', 'dir' or 'sym'."""
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for name, kind, target in entries:
+            info = tarfile.TarInfo(name)
+            if kind == "sym":
+                info.type, info.linkname = tarfile.SYMTYPE, target
+            elif kind == "dir":
+                info.type = tarfile.DIRTYPE
+            tar.addfile(info, io.BytesIO(b"") if kind == "file" else None)
+    return Bundle(hashlib.sha256(buffer.getvalue()).hexdigest(), buffer.getvalue())
+
+
+@pytest.mark.parametrize("entries", [
+    [("../escape", "file", "")],
+    [("/etc/escape", "file", "")],
+    [("link", "sym", "/etc"), ("link/passwd", "file", "")],  # writing through a link
+])
+def test_a_bundle_cannot_write_outside_its_directory(tmp_path, entries):
+    with pytest.raises(ValueError):
+        unpack(crafted(*entries), tmp_path / "cache")
+    assert not (tmp_path / "escape").exists() and not list((tmp_path / "cache").iterdir())
+
+
+def test_an_absolute_symlink_travels_as_a_link(tmp_path):
+    target = unpack(crafted(("python", "sym", "/usr/bin/python3")), tmp_path / "cache")
+    assert os.readlink(target / "python") == "/usr/bin/python3"
 
 
 def test_task_image_tag_is_the_same_on_a_node(tmp_path):

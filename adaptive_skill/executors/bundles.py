@@ -47,7 +47,11 @@ def unpack(bundle: Bundle, cache: Path) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=f".{bundle.digest[:16]}.", dir=cache))
     try:
         with tarfile.open(fileobj=io.BytesIO(bundle.data), mode="r") as tar:
-            tar.extractall(staging, filter=_safe_keeping_modes)
+            members = _checked(tar.getmembers())
+            if hasattr(tarfile, "fully_trusted_filter"):  # Python >= 3.11.4: say so, or 3.14 would strip modes
+                tar.extractall(staging, members=members, filter="fully_trusted")
+            else:
+                tar.extractall(staging, members=members)
         os.chmod(staging, 0o755)  # mkdtemp's 0700 would hide the tree from a build run as another user
         os.rename(staging, target)
     except OSError:
@@ -79,9 +83,24 @@ def _anonymous(info: tarfile.TarInfo) -> tarfile.TarInfo:
     return info
 
 
-def _safe_keeping_modes(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo:
-    """tarfile's "tar" filter (no absolute paths, nothing outside `dest`), but with the permission
-    bits as packed, group and other write included: they are part of an image's content hash.
-    Setuid and setgid bits stay off."""
-    checked = tarfile.tar_filter(member, dest)
-    return checked.replace(mode=member.mode & 0o1777, deep=False) if member.mode is not None else checked
+
+def _checked(members: list[tarfile.TarInfo]) -> list[tarfile.TarInfo]:
+    """Refuse what could write outside the target: absolute names, `..`, anything beneath a link,
+    devices and fifos. Link targets themselves may point anywhere (a build context can hold an
+    absolute symlink; it is only ever sent to docker build). Permission bits stay as packed, since
+    they are part of an image's content hash; setuid and setgid do not."""
+    links: set[str] = set()
+    for member in members:
+        parts = Path(member.name).parts
+        if member.name.startswith("/") or ".." in parts or not parts:
+            raise ValueError(f"bundle entry {member.name!r} would land outside its directory")
+        if any("/".join(parts[:depth]) in links for depth in range(1, len(parts))):
+            raise ValueError(f"bundle entry {member.name!r} lies beneath a link")
+        if member.issym() or member.islnk():
+            if member.islnk() and (member.linkname.startswith("/") or ".." in Path(member.linkname).parts):
+                raise ValueError(f"bundle hard link {member.name!r} points outside its directory")
+            links.add("/".join(parts))
+        elif not (member.isfile() or member.isdir()):
+            raise ValueError(f"bundle entry {member.name!r} is neither file, directory nor link")
+        member.mode &= 0o1777
+    return members
