@@ -20,10 +20,12 @@ class Assignment:
 
 
 class OnlineClusters:
-    def __init__(self, similarity: float = 0.5):
+    def __init__(self, similarity: float = 0.5, capacity: int = 16):
         self.similarity = similarity
-        self._sums: list[np.ndarray] = []
         self.sizes: list[int] = []
+        self._capacity = capacity
+        self._sums: np.ndarray | None = None  # one row per cluster, grown by doubling
+        self._norms = np.zeros(0)
 
     @property
     def count(self) -> int:
@@ -33,15 +35,23 @@ class OnlineClusters:
         unit = np.asarray(vector, dtype=np.float64).reshape(-1)
         norm = np.linalg.norm(unit)
         unit = unit / norm if norm > 0 else unit
-        if self._sums:
-            centres = np.stack(self._sums)
-            norms = np.linalg.norm(centres, axis=1)
-            similarities = (centres @ unit) / np.where(norms == 0, 1.0, norms)
+        k = self.count
+        if k:
+            similarities = (self._sums[:k] @ unit) / np.where(self._norms[:k] == 0, 1.0, self._norms[:k])
             best = int(np.argmax(similarities))
             if similarities[best] >= self.similarity:
-                self._sums[best] = self._sums[best] + unit
+                self._sums[best] += unit
+                self._norms[best] = np.linalg.norm(self._sums[best])
                 self.sizes[best] += 1
                 return Assignment(best, False, float(similarities[best]))
-        self._sums.append(unit.copy())
+        self._grow(unit.shape[0])
+        self._sums[k], self._norms[k] = unit, np.linalg.norm(unit)
         self.sizes.append(1)
-        return Assignment(len(self.sizes) - 1, True, 1.0)
+        return Assignment(k, True, 1.0)
+
+    def _grow(self, dim: int) -> None:
+        if self._sums is None:
+            self._sums, self._norms = np.zeros((self._capacity, dim)), np.zeros(self._capacity)
+        elif self.count == len(self._sums):
+            self._sums = np.concatenate([self._sums, np.zeros_like(self._sums)])
+            self._norms = np.concatenate([self._norms, np.zeros_like(self._norms)])
