@@ -98,6 +98,12 @@ def test_repeated_model_failures_exit_1_and_still_write_the_trajectory(tmp_path,
         None, "model", "model", "model"]
 
 
+def test_a_run_without_any_task_exits_1(script):
+    result = cli("novelty", SEED, "--model", script({"error": "timeout"}, {"error": "timeout"}), "--max-iter", 2)
+    assert result.returncode == 1
+    assert "Stopped (max_iterations)" in result.stdout and "No task was proposed: every iteration failed." in result.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     (["--threshold", "5"], "error: --threshold: Input should be less than or equal to 2 (got 5.0)"),
     (["--max-iter", "0"], "error: --max-iter: Input should be greater than or equal to 1"),

@@ -66,7 +66,7 @@ class NoveltyDisplay:
 
     def summary(self, run: ProposalRun) -> None:
         out, summary = self.console, run.summary
-        colour = "red" if run.stop.kind in ("failures", "budget") else "green"
+        colour = "red" if run.stop.kind in ("failures", "budget") or not run.proposals else "green"
         out.print(f"\n[bold]Stopped ({run.stop.kind}):[/bold] [{colour}]{escape(run.stop.message)}[/{colour}]")
         out.print(f"{len(run.iterations)} iterations, {len(run.proposals)} tasks, {run.failures} failed · "
                   f"novelty mean {summary.mean:.3f}, max {summary.max_score:.3f}, cumulative "
@@ -75,7 +75,9 @@ class NoveltyDisplay:
         if run.archive is not None:
             out.print(f"archive: {len(run.archive.cells)}/{run.archive.size} cells filled")
         best = run.breakthrough or run.best
-        if best is not None:
+        if best is None:
+            out.print("[red]No task was proposed: every iteration failed.[/red]")
+        else:
             label = "Breakthrough" if best.breakthrough else "Most novel"
             out.print(f"[bold magenta]{label}[/bold magenta] (#{best.index}, {escape(best.perspective.label)}, "
                       f"{best.novelty.score:.3f}): [bold]{escape(best.task.title)}[/bold]")
