@@ -16,7 +16,7 @@ from adaptive_skill.novelty.perspectives import (
     load_domains,
     load_occupations,
 )
-from adaptive_skill.novelty.proposer import NoveltyTaskProposer
+from adaptive_skill.novelty.proposer import NoveltyTaskProposer, Stop
 from adaptive_skill.novelty.tasks import task_schema
 from adaptive_skill.spiral.embedders import EmbedderError, make_embedder
 
@@ -155,6 +155,21 @@ def test_a_spent_budget_stops_the_loop():
     run = proposer.run(SEED)
     assert run.stop.kind == "budget" and len(run.iterations) == 2 and run.iterations[1].error_kind == "budget"
     assert "token budget spent (120 of 100)" in run.stop.message
+
+
+def test_ctrl_c_ends_the_loop_and_keeps_what_was_proposed():
+    proposer, llm = make([reply(BUS), reply(TRAM), reply(CUNEIFORM)])
+    answer = llm.complete_json
+
+    def interrupted_on_the_second_call(messages, schema, **kwargs):
+        if len(llm.requests) == 1:
+            raise KeyboardInterrupt
+        return answer(messages, schema, **kwargs)
+
+    llm.complete_json = interrupted_on_the_second_call
+    run = proposer.run(SEED)
+    assert run.stop == Stop("interrupted", "interrupted during iteration 2")
+    assert [it.task.title for it in run.iterations] == [BUS[0]] and run.summary.count == 1
 
 
 class FlakyEmbedder:

@@ -3,7 +3,8 @@ until embedding novelty says stop (docs/novelty.md).
 
 Settings come from `novelty.*`, `models.proposer` and `models.embedder` in the config; every flag
 overrides its key. Exit 0 when the loop ends by its strategy or max-iter, 1 when it gave up
-after repeated model failures or a spent budget (the trajectory is still written), 2 for bad input.
+after repeated model failures or a spent budget or without any task (the trajectory is still
+written), 2 for bad input, 130 when interrupted (after writing what was proposed so far).
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ def novelty_cmd(args: argparse.Namespace) -> int:
         print(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
     elif args.output:
         write_json_atomic(Path(args.output), run.to_dict())
+    if run.stop.kind == "interrupted":
+        return 130
     return 1 if run.stop.kind in ("failures", "budget") or not run.proposals else 0
 
 

@@ -66,7 +66,7 @@ class NoveltyDisplay:
 
     def summary(self, run: ProposalRun) -> None:
         out, summary = self.console, run.summary
-        colour = "red" if run.stop.kind in ("failures", "budget") or not run.proposals else "green"
+        colour = "red" if run.stop.kind in ("failures", "budget", "interrupted") or not run.proposals else "green"
         out.print(f"\n[bold]Stopped ({run.stop.kind}):[/bold] [{colour}]{escape(run.stop.message)}[/{colour}]")
         out.print(f"{len(run.iterations)} iterations, {len(run.proposals)} tasks, {run.failures} failed · "
                   f"novelty mean {summary.mean:.3f}, max {summary.max_score:.3f}, cumulative "

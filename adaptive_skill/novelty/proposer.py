@@ -6,7 +6,7 @@
 The seed problem is the first reference of the novelty tracker, so the first task is already
 scored by how far it moves away from the seed. A failed model or embedder call is recorded as
 an iteration with an error and the loop goes on; after `max_consecutive_failures` in a row, or
-once a budget is spent, it stops and says why.
+once a budget is spent, it stops and says why. Ctrl-C stops it too, keeping what it has.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from adaptive_skill.llm.base import LLM, BudgetExceeded, LLMError
 from adaptive_skill.novelty.archive import EliteArchive, Outcome
 from adaptive_skill.novelty.clusters import OnlineClusters
 from adaptive_skill.novelty.metrics import NoveltyScore, NoveltyTracker, TrajectorySummary
-from adaptive_skill.novelty.perspectives import Perspective, PerspectiveSampler
+from adaptive_skill.novelty.perspectives import Perspective, PerspectiveSampler, Sampler
 from adaptive_skill.novelty.prompts import proposal_messages
 from adaptive_skill.novelty.strategies import StopRule, stop_rule
 from adaptive_skill.novelty.tasks import DIFFICULTIES, ProposedTask, task_schema
 from adaptive_skill.spiral.embedders import Embedder, EmbedderError
 
-StopKind = Literal["breakthrough", "exhaust", "coverage", "max_iterations", "failures", "budget"]
+StopKind = Literal["breakthrough", "exhaust", "coverage", "max_iterations", "failures", "budget", "interrupted"]
 ErrorKind = Literal["model", "embedder", "budget"]
 _OPEN_CELL_HINTS = 6  # more would crowd the prompt; the sample changes every iteration
 _RECENT_CHARS = 160
@@ -116,7 +116,7 @@ class ProposalRun:
 
 class NoveltyTaskProposer:
     def __init__(self, llm: LLM, embedder: Embedder, config: NoveltyConfig, categories: Sequence[str], *,
-                 sampler: PerspectiveSampler | None = None, rule: StopRule | None = None):
+                 sampler: Sampler | None = None, rule: StopRule | None = None):
         self.llm, self.embedder, self.config = llm, embedder, config
         self.categories = list(categories)
         self.schema = task_schema(self.categories)
@@ -139,7 +139,11 @@ class NoveltyTaskProposer:
         stop: Stop | None = None
         failures_in_a_row = 0
         for index in range(1, config.max_iterations + 1):
-            iteration = self._iterate(index, seed, iterations, tracker, clusters, archive)
+            try:
+                iteration = self._iterate(index, seed, iterations, tracker, clusters, archive)
+            except KeyboardInterrupt:  # Ctrl-C ends the loop, not the run: what was proposed is kept
+                stop = Stop("interrupted", f"interrupted during iteration {index}")
+                break
             iterations.append(iteration)
             if on_iteration:
                 on_iteration(iteration)
