@@ -24,7 +24,7 @@ from pathlib import Path
 from adaptive_skill.sandbox.base import CommandResult, SandboxError, SandboxInfo, SandboxLimits
 from adaptive_skill.sandbox.cleanup import open_sandboxes
 from adaptive_skill.sandbox.engine import OWNER_LABEL, SANDBOX_LABEL, connect, current_owner, one_line
-from adaptive_skill.sandbox.shell import SHELL_ARGV, ShellSession
+from adaptive_skill.sandbox.shell import SHELL_ARGV, ShellSession, read_to_end
 
 # `exec`: stderr into stdout (one ordered stream), and coreutils `timeout` kills the command's
 # process group when the time is up; a host-side guard covers images without `timeout` and
@@ -258,16 +258,7 @@ class _ExecChannel:
         return b""
 
     def read_to_end(self, deadline: float | None) -> tuple[bytes, bool]:
-        """All output until the end of stream (True) or until `deadline` (False)."""
-        out = bytearray()
-        while True:
-            wait = 3600.0 if deadline is None else deadline - time.monotonic()
-            if wait <= 0:
-                return bytes(out), False
-            data = self.recv(wait)
-            if data is None:
-                return bytes(out), True
-            out += data
+        return read_to_end(self.recv, deadline)
 
     def alive(self) -> bool:
         state = self._state()

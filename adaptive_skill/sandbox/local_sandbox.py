@@ -25,7 +25,7 @@ from pathlib import Path
 
 from adaptive_skill.sandbox.base import CommandResult, SandboxError, SandboxInfo, SandboxLimits
 from adaptive_skill.sandbox.cleanup import open_sandboxes
-from adaptive_skill.sandbox.shell import INTERRUPT_SCRIPT, SHELL_ARGV, ShellSession
+from adaptive_skill.sandbox.shell import INTERRUPT_SCRIPT, SHELL_ARGV, ShellSession, read_to_end
 
 
 class LocalSandboxWarning(UserWarning):
@@ -191,15 +191,7 @@ class _PipeChannel:
         return data or None
 
     def read_to_end(self, deadline: float | None) -> tuple[bytes, bool]:
-        out = bytearray()
-        while True:
-            wait = 3600.0 if deadline is None else deadline - time.monotonic()
-            if wait <= 0:
-                return bytes(out), False
-            data = self.recv(wait)
-            if data is None:
-                return bytes(out), True
-            out += data
+        return read_to_end(self.recv, deadline)
 
     def alive(self) -> bool:
         return self._proc.poll() is None

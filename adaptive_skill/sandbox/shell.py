@@ -284,6 +284,20 @@ class ShellSession:
 _TTY_NOISE = re.compile(rb"^bash: \[\d+: \d+ \(\d+\)\] tcsetattr: Inappropriate ioctl for device\n", re.M)
 
 
+def read_to_end(recv, deadline: float | None) -> tuple[bytes, bool]:
+    """All output of a channel's `recv(timeout)` until the end of stream (True) or `deadline`
+    (False); `recv` returns b"" when nothing came in time and None at the end."""
+    out = bytearray()
+    while True:
+        wait = 3600.0 if deadline is None else deadline - time.monotonic()
+        if wait <= 0:
+            return bytes(out), False
+        data = recv(wait)
+        if data is None:
+            return bytes(out), True
+        out += data
+
+
 def _decode(data: bytes) -> str:
     if b"tcsetattr" in data:
         data = _TTY_NOISE.sub(b"", data)
