@@ -15,13 +15,22 @@ domain perspectives, embedding novelty scores each one, and a strategy decides w
 from adaptive_skill.novelty.archive import EliteArchive
 from adaptive_skill.novelty.clusters import OnlineClusters
 from adaptive_skill.novelty.metrics import NoveltyScore, NoveltyTracker, TrajectorySummary
-from adaptive_skill.novelty.perspectives import Perspective, PerspectiveSampler, load_domains, load_occupations
+from adaptive_skill.novelty.perspectives import (
+    Domain,
+    Occupation,
+    Perspective,
+    PerspectiveSampler,
+    Sampler,
+    load_domains,
+    load_occupations,
+)
 from adaptive_skill.novelty.proposer import Iteration, NoveltyTaskProposer, ProposalRun, Stop
 from adaptive_skill.novelty.strategies import Breakthrough, Coverage, Exhaust, StopRule, stop_rule
 from adaptive_skill.novelty.tasks import ProposedTask, task_schema
 
 __all__ = [
-    "Breakthrough", "Coverage", "EliteArchive", "Exhaust", "Iteration", "NoveltyScore", "NoveltyTaskProposer",
-    "NoveltyTracker", "OnlineClusters", "Perspective", "PerspectiveSampler", "ProposalRun", "ProposedTask", "Stop",
-    "StopRule", "TrajectorySummary", "load_domains", "load_occupations", "stop_rule", "task_schema",
+    "Breakthrough", "Coverage", "Domain", "EliteArchive", "Exhaust", "Iteration", "NoveltyScore", "NoveltyTaskProposer",
+    "NoveltyTracker", "Occupation", "OnlineClusters", "Perspective", "PerspectiveSampler", "ProposalRun",
+    "ProposedTask", "Sampler", "Stop", "StopRule", "TrajectorySummary", "load_domains", "load_occupations",
+    "stop_rule", "task_schema",
 ]

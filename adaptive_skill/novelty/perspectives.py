@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Literal
+from typing import Literal, Protocol
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -105,8 +105,12 @@ class _Deck:
         return self._left.pop()
 
 
+class Sampler(Protocol):
+    def sample(self) -> Perspective: ...
+
+
 class PerspectiveSampler:
-    """Draws perspectives of one kind; `sample()` is all the proposer needs."""
+    """Draws perspectives of one kind from occupation and domain lists."""
 
     def __init__(self, perturbation: Perturbation, occupations: list[Occupation], domains: list[Domain],
                  rng: random.Random):
