@@ -37,3 +37,14 @@ def test_bad_regex_is_rejected_at_load(tmp_path):
     path.write_text("- when: '('\n  content: x\n")
     with pytest.raises(LLMConfigError, match="not a valid regex"):
         ScriptedLLM(path)
+
+
+def test_json_with_raw_newlines_in_strings_is_accepted():
+    from pydantic import BaseModel
+
+    from adaptive_skill.llm.structured import parse_json
+
+    class Reply(BaseModel):
+        title: str
+
+    assert parse_json('{"title": "two\nlines"}', Reply).title == "two\nlines"

@@ -52,6 +52,17 @@ def parse_json(text: str | None, schema: type[Schema]) -> Schema:
             return schema.model_validate_json(candidate)
         except ValidationError as exc:
             errors.append(exc)
+    # Small models (and llama.cpp's grammar) put raw newlines inside strings: strict JSON refuses
+    # them, Python's lenient parser takes them; the schema still decides.
+    for candidate in candidates:
+        try:
+            data = json.loads(candidate, strict=False)
+        except ValueError:
+            continue
+        try:
+            return schema.model_validate(data)
+        except ValidationError as exc:
+            errors.append(exc)
     # A schema error says what to fix; a syntax error of a wrapped candidate says little.
     raise next((e for e in errors if not _is_json_syntax_error(e)), errors[0])
 
