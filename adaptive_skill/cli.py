@@ -11,8 +11,8 @@ from importlib import import_module
 from adaptive_skill import __version__
 
 # Order here is the order in `--help`.
-COMMAND_MODULES = ("evolve", "report", "replay", "config", "skills", "tasks", "run", "solve", "spiral", "trajectory",
-                   "judge", "novelty", "images", "sandbox")
+COMMAND_MODULES = ("evolve", "report", "review", "replay", "config", "skills", "tasks", "run", "solve", "spiral",
+                   "trajectory", "judge", "novelty", "images", "sandbox")
 
 
 def build_parser() -> argparse.ArgumentParser:

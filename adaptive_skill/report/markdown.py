@@ -30,6 +30,11 @@ def render_markdown(report: Report) -> str:
         lines += ["", "## Judge calibration", "",
                   f"All cycles: n={c['n']}, accuracy {_n(c['accuracy'])}, precision {_n(c['precision'])}, "
                   f"recall {_n(c['recall'])}, AUROC {_n(c['auroc'])} (pass = score >= {report.pass_threshold:g})"]
+    if report.human:
+        lines += ["", f"## Human review ({report.human.ratings} ratings by {', '.join(report.human.raters)})", "",
+                  _row(["items", "machine", "people", "n", "agreement", ""]), _row(["---"] * 6)]
+        lines += [_row([c.kind, c.machine, c.people, str(c.n), "" if c.agreement is None else f"{c.agreement:.0%}",
+                        c.detail]) for c in report.human.comparisons]
     matrix = report.matrix
     if matrix.tasks:
         lines += ["", "## Outcomes (verifier passes / attempts · mean score)", "", _row(["task", *matrix.columns]),

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_skill.report import attempts as attempts_mod
-from adaptive_skill.report import costs, cycles, matrix, spiral
+from adaptive_skill.report import costs, cycles, matrix, review, spiral
 from adaptive_skill.report.load import Run, load_run
 from adaptive_skill.report.repo import RunRepo
 
@@ -30,6 +30,7 @@ class Report:
     max_skills: int | None
     egl_threshold: float | None
     pass_threshold: float
+    human: review.HumanReview | None = None  # people's ratings against the machine (adaptive-skill review)
 
     @property
     def name(self) -> str:
@@ -49,7 +50,7 @@ def build(path: Path) -> Report:
                   calibration=_pooled(points, threshold), judge_points=points, role_totals=costs.run_roles(run),
                   run_totals=(run.checkpoint.get("accounting") or {}).get("run") or {},
                   max_skills=run.setting("max_skills"), egl_threshold=run.setting("egl_threshold"),
-                  pass_threshold=threshold)
+                  pass_threshold=threshold, human=review.human_review(run, repo, found, threshold))
 
 
 def _status(run: Run) -> str:

@@ -1,0 +1,42 @@
+"""`review RUN [--port 8765] [--rater NAME]`: rate a run's escalated trajectories, skill mutations
+and proposed tasks blind in the browser; `review RUN --export ratings.csv|json` writes the ratings."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "review", help="rate escalated trajectories, skill mutations and proposed tasks in the browser",
+        description="Serve a local web app (127.0.0.1 only) for rating a run blind: the trajectories the "
+                    "spiral monitor escalated, every skill mutation with its diff, and proposed tasks "
+                    "(RUN/proposals/*.json from `adaptive-skill novelty -o`). Ratings go to RUN/reviews.sqlite; "
+                    "the report compares them with the judge, and `review.human_verdicts: true` lets "
+                    "`evolve --resume` use them in place of the judge's verdicts (docs/review.md).")
+    parser.add_argument("run", metavar="RUN", help="the run directory, e.g. runs/20250101-220000-ab12cd")
+    parser.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    parser.add_argument("--rater", metavar="NAME", help="rate as NAME without being asked (others can still sign in)")
+    parser.add_argument("--allow-running", action="store_true",
+                        help="allow rating a run whose event log has no run_end (one that died without a word)")
+    parser.add_argument("--export", metavar="FILE", help="write every rating to FILE (.csv or .json) and exit")
+    parser.set_defaults(handler=review)
+
+
+def review(args: argparse.Namespace) -> int:
+    if args.export:
+        from adaptive_skill.report.load import load_run
+        from adaptive_skill.review.export import write
+        from adaptive_skill.review.store import read_ratings
+
+        load_run(Path(args.run))
+        ratings = read_ratings(Path(args.run))
+        write(ratings, Path(args.export))
+        print(f"{len(ratings)} rating(s) written to {args.export}")
+        return 0
+    from adaptive_skill.review.server import serve
+
+    serve(Path(args.run), port=args.port, rater=args.rater, allow_running=args.allow_running,
+          say=lambda line: print(line, flush=True))
+    return 0
