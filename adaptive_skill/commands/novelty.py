@@ -5,6 +5,10 @@ Settings come from `novelty.*`, `models.proposer` and `models.embedder` in the c
 overrides its key. Exit 0 when the loop ends by its strategy or max-iter, 1 when it gave up
 after repeated model failures or a spent budget or without any task (the trajectory is still
 written), 2 for bad input, 130 when interrupted (after writing what was proposed so far).
+
+`adaptive-skill novelty-experiment --problems FILE -o DIR` runs the loop under the five perspective
+conditions on every problem and writes tables and plots (docs/novelty-experiments.md). It is a
+command of its own because `novelty` takes the seed problem as its positional argument.
 """
 
 from __future__ import annotations
@@ -52,6 +56,88 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="task instructions, rationales, distances; tracebacks on errors")
     add_config_args(parser)
     parser.set_defaults(handler=novelty_cmd)
+    _register_experiment(subparsers)
+
+
+def _register_experiment(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "novelty-experiment", help="compare perspective conditions of the novelty loop on seed problems",
+        description="Run the novelty loop under several perspective conditions on each problem of a file, "
+                    "with repeats; resumable. Writes tables (JSON, CSV, markdown), plots and summary.html to DIR.")
+    parser.add_argument("--problems", "-p", required=True, metavar="FILE",
+                        help="YAML: a list of problem texts, or `problems:` entries with id and text")
+    # named here, not imported: --help must not load the novelty package (numpy)
+    parser.add_argument("--conditions", metavar="LIST",
+                        help="comma-separated, from direct, expert-only, attribute-only, full-pipeline, "
+                             "random-perspective (default: all)")
+    parser.add_argument("--repeats", type=int, default=3, metavar="N",
+                        help="runs per problem and condition (default 3)")
+    parser.add_argument("--max-iter", type=int, metavar="N",
+                        help="iterations per run (default: novelty.max_iterations)")
+    parser.add_argument("--threshold", "-t", type=float, metavar="X", help="breakthrough novelty (default 0.4)")
+    parser.add_argument("--language", "-l", choices=["en", "zh"], help="prompts and perspectives (default en)")
+    parser.add_argument("--seed", type=int, metavar="N", help="base sampling seed; repeat r uses N+r (default 0)")
+    parser.add_argument("--model", help="the proposer's model (default: models.proposer.model)")
+    parser.add_argument("--embedding-model", metavar="MODEL", help="the embedder (default: models.embedder.model)")
+    parser.add_argument("--temperature", type=float, metavar="T", help="the proposer's temperature")
+    parser.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
+    parser.add_argument("--output", "-o", required=True, metavar="DIR", help="records, tables and plots go here")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress, only the final lines")
+    add_config_args(parser)
+    # the flags of `novelty` this command does not offer keep their config values
+    parser.set_defaults(handler=experiment_cmd, strategy=None, exhaust_threshold=None, clusters=None,
+                        perturbation=None, contrastive=False, archive=False)
+
+
+def experiment_cmd(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from adaptive_skill.commands.common import load_config_from_args
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.llm import Accounting, make_llm
+    from adaptive_skill.novelty.experiments import conditions, report
+    from adaptive_skill.novelty.experiments.problems import load_problems
+    from adaptive_skill.novelty.experiments.runner import ExperimentRunner, Plan
+    from adaptive_skill.novelty.experiments.store import RecordStore
+    from adaptive_skill.progress import Display
+    from adaptive_skill.spiral.embedders import EmbedderError, make_embedder
+
+    try:
+        chosen = conditions.parse_conditions(args.conditions or ",".join(conditions.CONDITIONS))
+    except ValueError as exc:
+        raise UserError(f"--conditions: {exc}") from None
+    if args.repeats < 1:
+        raise UserError(f"--repeats: must be at least 1 (got {args.repeats})")
+    problems = load_problems(Path(args.problems))
+    if not args.no_plots:
+        from adaptive_skill.novelty.experiments.plots import require_matplotlib
+
+        require_matplotlib()
+    config = load_config_from_args(args)
+    settings, proposer_model, embedder_config = _overridden(config, args)
+    display = Display("quiet" if args.quiet else "auto")
+    accounting = Accounting(config.limits, on_call=display.on_call)
+    llm = make_llm(proposer_model, accounting, role="proposer")
+    embedder = make_embedder(embedder_config)
+    out = Path(args.output)
+    plan = Plan(problems, chosen, args.repeats, settings)
+    runner = ExperimentRunner(plan, RecordStore(out), llm, embedder, accounting, config.judge.categories, display)
+    try:
+        outcome = runner.run()
+    except EmbedderError as exc:  # a seed problem could not be embedded: nothing can be scored
+        raise UserError(f"models.embedder ({embedder_config.model}): {exc}") from None
+    written = report.write(plan, RecordStore(out), out, model=llm.model, embedder=embedder.name,
+                           plots=not args.no_plots)
+    print(f"{outcome.ran} run(s) done, {outcome.skipped} done before; {outcome.failed_iterations} failed "
+          f"iteration(s); cost this session ${outcome.cost:.4f}")
+    print(f"wrote {', '.join(str(p) for p in written)}")
+    if outcome.stopped == "interrupted":
+        print("interrupted: re-run the same command to resume")
+        return 130
+    if outcome.stopped == "budget":
+        print("stopped: the budget is spent (limits.*); raise it and re-run to resume")
+        return 1
+    return 0
 
 
 def novelty_cmd(args: argparse.Namespace) -> int:

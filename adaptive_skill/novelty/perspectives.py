@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 Language = Literal["en", "zh"]
 Perturbation = Literal["expert", "domain", "hybrid"]
+Kind = Literal["expert", "domain", "hybrid", "none"]  # "none": the bare prompt, a baseline for experiments
 
 
 class _Strict(BaseModel):
@@ -54,15 +55,19 @@ class Perspective:
     domain: Domain | None = None
 
     @property
-    def kind(self) -> Perturbation:
+    def kind(self) -> Kind:
         if self.expert and self.domain:
             return "hybrid"
+        if not self.expert and not self.domain:
+            return "none"
         return "expert" if self.expert else "domain"
 
     @property
     def label(self) -> str:
         """Short, for one line of output: `Beekeeper (Agriculture & fisheries) x 620 Engineering`."""
         parts = []
+        if self.kind == "none":
+            return "no perspective"
         if self.expert:
             parts.append(f"{self.expert.name} ({self.expert.field})")
         if self.domain:

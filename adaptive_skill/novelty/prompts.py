@@ -16,6 +16,7 @@ class _Texts:
     expert: str  # {name} {field}
     domain: str  # {code} {name} {main_class}
     hybrid: str  # {name} {field} {code} {domain}
+    none: str  # no perspective at all: the unperturbed baseline
     ask: str  # {seed} {perspective}
     contrastive: str
     open_cells: str
@@ -29,6 +30,7 @@ _TEXTS: dict[Language, _Texts] = {
         expert="a {name} (field: {field})",
         domain="an expert in the knowledge domain {code} {name} (Dewey class: {main_class})",
         hybrid="a {name} (field: {field}) who borrows ideas from {code} {domain}",
+        none="a task designer",
         ask=("Problem: {seed}\n\nYou are {perspective}.\nWhat task would you set to improve this problem? "
              "Propose ONE concrete task an agent can complete offline in a Linux terminal with files, "
              "scripts and standard tools. The instruction must say what to produce and how success is checked. "
@@ -44,6 +46,7 @@ _TEXTS: dict[Language, _Texts] = {
         expert="一名{name}（领域：{field}）",
         domain="知识领域 {code} {name}（杜威大类：{main_class}）的专家",
         hybrid="一名{name}（领域：{field}），并借鉴 {code} {domain} 的思路",
+        none="一名任务设计者",
         ask=("问题：{seed}\n\n你是{perspective}。\n为了改进这个问题，你会布置什么任务？"
              "请提出一个具体任务，智能体能在离线的 Linux 终端里用文件、脚本和常用工具完成。"
              "instruction 要写清楚产出什么以及如何检验成功。标题、说明和理由用中文写，并保持简短："
@@ -62,7 +65,8 @@ def describe(perspective: Perspective, language: Language) -> str:
         return texts.hybrid.format(name=expert.name, field=expert.field, code=domain.code, domain=domain.name)
     if expert:
         return texts.expert.format(name=expert.name, field=expert.field)
-    assert domain is not None  # a Perspective always has one of the two
+    if domain is None:
+        return texts.none
     return texts.domain.format(code=domain.code, name=domain.name, main_class=domain.main_class)
 
 
