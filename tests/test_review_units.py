@@ -8,6 +8,7 @@ import json
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -17,6 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from adaptive_skill.config import load_config
+from adaptive_skill.errors import ConfigError
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.report import build, render_html, render_markdown
@@ -311,13 +314,20 @@ def test_sign_in_and_bad_command_lines(run, tmp_path, serve):
         return subprocess.run([sys.executable, "-m", "adaptive_skill", "review", *map(str, args)], cwd=REPO,
                               capture_output=True, text=True, timeout=120)
 
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
     for args, message in (((tmp_path / "nope",), "no such run directory"),
+                          ((run, "--port", taken.getsockname()[1]), "is in use by another program"),
                           ((tmp_path,), "not a run directory"),
                           ((run, "--port", "70000"), "--port 70000: expected 0-65535"),
                           ((run, "--rater", "a\tb"), "--rater"),
                           ((run, "--export", tmp_path / "ratings.txt"), "needs a .csv or .json file name")):
         result = review(*args)
         assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and message in result.stderr, result
+    taken.close()
+    with pytest.raises(ConfigError, match="wait_for_review needs human_verdicts: true"):
+        load_config(None, ["review.wait_for_review=true"])
 
 
 def test_forms_accept_exactly_their_questions():

@@ -10,6 +10,7 @@ flow back into the report (judge vs human) and, behind `review.human_verdicts`, 
     agreement.py   agreement between raters, and between the machine and the people
     export.py      ratings as CSV or JSON
     verdicts.py    people's verdicts on escalated trajectories, for the engine's observe phase
+    sessions.py    who is rating: a session per browser, with its form token
     lock.py        one review server per run
     app.py         the web app (server-rendered pages, templates/*.j2)
     server.py      binds 127.0.0.1, takes the lock, runs the app
