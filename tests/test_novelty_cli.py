@@ -5,9 +5,7 @@ The embedded-model test skips only where llama_cpp is not importable and CI is u
 fails, so a broken [local] install cannot pass unnoticed.
 """
 
-import importlib.util
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -129,16 +127,11 @@ def test_an_empty_seed_is_refused(script):
     assert result.returncode == 2 and result.stderr == "error: the seed problem is empty\n"
 
 
-def test_embedded_model_offline(tmp_path):
-    if importlib.util.find_spec("llama_cpp") is None:
-        if os.environ.get("CI"):
-            pytest.fail("llama_cpp is not importable: the [local] extra must be installed under CI")
-        pytest.skip("llama_cpp is not importable: install the [local] extra to run the embedded model "
-                    "(CMAKE_ARGS=-DGGML_NATIVE=OFF pip install --no-cache-dir -e '.[local]'); under CI this fails")
+def test_embedded_model_offline(tmp_path, embedded_model):
     out = tmp_path / "out.json"
     # Temperature 0 and a fixed seed keep the run reproducible; coverage of 5 clusters cannot be
     # met in 2 iterations, so both run. max_tokens bounds a rambling reply (a task needs ~100).
-    result = cli("novelty", SEED, "--model", "local/smollm2-135m", "--embedding-model", "lexical",
+    result = cli("novelty", SEED, "--model", embedded_model, "--embedding-model", "lexical",
                  "--temperature", 0, "--seed", 1, "--strategy", "coverage", "--max-iter", 2,
                  "--set", "models.proposer.max_tokens=300", "-o", out, timeout=600)
     data = json.loads(out.read_text())
