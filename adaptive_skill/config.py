@@ -278,6 +278,15 @@ class EvolverConfig(_Strict):
     team: TeamConfig = Field(default_factory=TeamConfig)
 
 
+class TaskProposalConfig(_Strict):
+    """Novelty-driven task proposal inside the engine (off by default): after each cycle the
+    proposer is seeded with the cycle's failures and its most novel tasks join the train pool.
+    The loop itself is set by `novelty`; its model is `models.proposer`."""
+
+    enabled: bool = False
+    tasks_per_cycle: int = Field(2, ge=1, le=50)
+
+
 class NoveltyConfig(_Strict):
     """Novelty-driven task proposal (adaptive_skill/novelty, docs/novelty.md). Scores are cosine
     distances (0 same direction, 1 unrelated, up to 2 opposite); the model is `models.proposer`
@@ -368,6 +377,7 @@ class EvolveConfig(_Strict):
     skills: SkillRulesConfig = Field(default_factory=SkillRulesConfig)
     evolver: EvolverConfig = Field(default_factory=EvolverConfig)
     novelty: NoveltyConfig = Field(default_factory=NoveltyConfig)
+    task_proposal: TaskProposalConfig = Field(default_factory=TaskProposalConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
     review: ReviewConfig = Field(default_factory=ReviewConfig)
 

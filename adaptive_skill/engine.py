@@ -122,6 +122,8 @@ class AdaptiveSkillEngine:
         gated = self._phase(n, "gate", lambda c: self._gate(c, evolved))
         committed = self._phase(n, "commit", lambda c: self._commit(c, evolved, gated, observed))
         self._phase(n, "converge", lambda c: self._converge(c, solved, evolved, gated, committed))
+        if self.config.task_proposal.enabled:
+            self._phase(n, "propose", lambda c: self._propose(c, observed))
         self.state["cycles"].append({"cycle": n, "tag": committed.get("tag"), "accepted": gated.get("accepted"),
                                      "mutated": evolved.get("mutated", False),
                                      "created": evolved.get("changes", {}).get("created_skills", [])
@@ -155,7 +157,7 @@ class AdaptiveSkillEngine:
     # -- phases ------------------------------------------------------------------------------
 
     def _solve(self, n: int) -> dict:
-        tasks = batch_for_cycle(self.train, self.config.batch_size, self.config.seed, n - 1)
+        tasks = batch_for_cycle(self._train_pool(n), self.config.batch_size, self.config.seed, n - 1)
         cycle_dir = self.run_dir.cycle_dir(n)
         results = self._attempts(tasks, self.run_dir.workspace, cycle_dir / "solve", f"cycle {n} solve")
         return {"tasks": [t.id for t in tasks], "results": [r.to_dict() for r in results]}
@@ -201,7 +203,8 @@ class AdaptiveSkillEngine:
             if human:
                 self.run_dir.event("human_verdict", cycle=n, task=item["task"], score=human["score"],
                                    raters=human["raters"])
-        labels = {r.task_id: r.passed for r in results}  # for calibration only; never shown to the evolver
+        # For calibration only, never shown to the evolver; proposed tasks have no tests, so no label.
+        labels = {r.task_id: r.passed for r in results if r.failure_mode != "unverified"}
         _write_observations(self.run_dir.cycle_dir(n) / "observations", items,
                             {task_id: self._task(task_id) for task_id in solved["tasks"]},
                             labels=None if self.config.trajectory_only else labels)
@@ -292,6 +295,31 @@ class AdaptiveSkillEngine:
         self.state["converged"] = done
         return {"egl": value, "new_skills": created, "tasks": len(solved["results"]), "converged": done}
 
+    def _propose(self, n: int, observed: dict) -> dict:
+        """Seed the novelty loop with this cycle's failures; its best tasks join the train pool."""
+        from adaptive_skill.novelty import NoveltyTaskProposer
+        from adaptive_skill.proposals import failure_seed, propose
+        from adaptive_skill.spiral.embedders import make_embedder
+
+        seed = failure_seed(observed["items"], self.config.judge.pass_threshold)
+        if seed is None:
+            return {"seed": None, "proposed": [], "reason": "no failure to start from"}
+        proposer = NoveltyTaskProposer(self._llm("proposer"), make_embedder(self.config.models.embedder),
+                                       self.config.novelty, self.config.judge.categories)
+        records = propose(n, seed, proposer, self.config.task_proposal.tasks_per_cycle, self.suite,
+                          self.run_dir.root / "proposals")
+        for record in records:
+            self.run_dir.event("task_proposed", cycle=n, task=record["id"], category=record["category"],
+                               novelty=record["novelty"], environment=record["environment"])
+        self.log(f"cycle {n} propose: {len(records)} task(s) join the train pool")
+        return {"seed": seed, "proposed": records}
+
+    def _train_pool(self, n: int) -> list[Task]:
+        """The suite's train tasks plus the tasks proposed before cycle `n` (none unless enabled)."""
+        from adaptive_skill.proposals import load_proposed
+
+        return self.train + load_proposed(self.run_dir.root / "proposals", self.suite, before_cycle=n)
+
     # -- pieces ------------------------------------------------------------------------------
 
     def _attempts(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str) -> list[AttemptResult]:
@@ -367,7 +395,8 @@ class AdaptiveSkillEngine:
     def _task(self, task_id: str | Task) -> Task:
         if isinstance(task_id, Task):
             return task_id
-        return next(t for t in self.suite if t.id == task_id)
+        found = next((t for t in self.suite if t.id == task_id), None)
+        return found or next(t for t in self._train_pool(self.state["cycle"] + 1) if t.id == task_id)
 
     def _history(self) -> list[str]:
         lines = []
