@@ -22,3 +22,27 @@ def make_task(root: Path, name: str, solve: str = "echo 42 > /app/answer.txt\n",
         (task / rel).parent.mkdir(parents=True, exist_ok=True)
         (task / rel).write_text(text)
     return task
+
+
+def scripted_engine_config(tmp_path: Path, scripts: dict, **extra) -> Path:
+    """A config file for a small engine run: six tiny tasks, the seed workspace, and one scripted
+    model per role (`scripts`: role -> list of replies). `extra` keys are merged in at the top."""
+    import yaml
+
+    repo = Path(__file__).resolve().parents[1]
+    suite = tmp_path / "suite"
+    for index in range(6):
+        make_task(suite, f"task-{index}")
+    models = {}
+    for role, script in scripts.items():
+        path = tmp_path / f"{role}.yaml"
+        path.write_text(yaml.safe_dump(script))
+        models[role] = {"model": f"scripted/{path}"}
+    config = {
+        "max_skills": 3, "batch_size": 2, "holdout_ratio": 0.34, "max_cycles": 3, "workers": 2, "seed": 1,
+        "paths": {"workspace": str(repo / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
+        "models": models, "limits": {"max_steps": 4}, **extra,
+    }
+    path = tmp_path / "cycle.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path

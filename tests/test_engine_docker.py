@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from taskfactory import make_task
+from taskfactory import scripted_engine_config
 
 from adaptive_skill.config import load_config
 from adaptive_skill.engine import AdaptiveSkillEngine
@@ -61,22 +61,7 @@ EVOLVER = [
 
 @pytest.fixture
 def setup(tmp_path, docker_client, base_image):
-    suite = tmp_path / "suite"
-    for index in range(6):
-        make_task(suite, f"task-{index}")
-    scripts = {}
-    for role, script in (("agent", AGENT), ("judge", JUDGE), ("evolver", EVOLVER)):
-        scripts[role] = tmp_path / f"{role}.yaml"
-        scripts[role].write_text(yaml.safe_dump(script))
-    config = {
-        "max_skills": 3, "batch_size": 2, "holdout_ratio": 0.34, "max_cycles": 3, "workers": 2, "seed": 1,
-        "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
-        "models": {role: {"model": f"scripted/{path}"} for role, path in scripts.items()},
-        "limits": {"max_steps": 4},
-    }
-    path = tmp_path / "cycle.yaml"
-    path.write_text(yaml.safe_dump(config))
-    return path
+    return scripted_engine_config(tmp_path, {"agent": AGENT, "judge": JUDGE, "evolver": EVOLVER})
 
 
 def test_three_cycles(setup):
