@@ -12,6 +12,7 @@ evo-1. The benchmark wraps, from outside, the scripted model's call and every Do
 interval. Busy time is the union of those intervals (calls that overlap in worker threads count
 once); overhead = wall time of engine.run() minus busy time: prompt building, trajectories and
 results on disk, the spiral monitor, compression, git commits and tags, events, checkpoints.
+GitPython's commands are timed too, to show how much of the overhead is git.
 Per phase, the window comes from the phase_end events (ts and seconds). The run is repeated for
 each --llm-delay: with 0 the overhead share is the machinery's alone, with a latency it is what a
 run would see. Task images are built before the clock starts. Prints figures; it is not a timed test.
@@ -31,6 +32,8 @@ from pathlib import Path
 
 import yaml
 from _common import REPO, load_average, write_json
+
+GIT = "git"
 
 sys.path.insert(0, str(REPO / "tests"))  # taskfactory: the tiny Docker tasks the tests use
 from taskfactory import make_task  # noqa: E402
@@ -131,8 +134,10 @@ def run_cycle(root: Path, suite: Path, delay: float, cycles: int, workers: int, 
         ended = time.time()
     setup = started - setup_started
 
-    intervals = [i for i in recorder.intervals if i[0] >= started]
+    recorded = [i for i in recorder.intervals if i[0] >= started]
+    intervals = [i for i in recorded if i[2] != GIT]  # busy: model and sandbox only
     busy = union_seconds(intervals)
+    git = [i for i in recorded if i[2] == GIT]
     wall = ended - started
     categories = sorted({category for *_, category in intervals})
     phases = {}
@@ -148,11 +153,14 @@ def run_cycle(root: Path, suite: Path, delay: float, cycles: int, workers: int, 
         "overhead_share": round((wall - busy) / wall, 4), "run_setup_s": round(setup, 3),
         "by_category_s": {c: round(union_seconds([i for i in intervals if i[2] == c]), 3) for c in categories},
         "calls": {c: sum(1 for i in intervals if i[2] == c) for c in categories},
+        "of_which_git_s": round(union_seconds(git), 3), "git_calls": len(git),
         "phases": phases, "load_before": load, "load_after": load_average(),
     }
 
 
 def main() -> None:
+    import git
+
     from adaptive_skill.config import SandboxConfig
     from adaptive_skill.harness.providers import DockerProvider
     from adaptive_skill.llm.scripted import ScriptedLLM
@@ -175,6 +183,7 @@ def main() -> None:
     for name in ("start", "close"):
         recorder.wrap(DockerSandbox, name, "container start/stop")
     recorder.wrap(DockerProvider, "prepare", "image check")
+    recorder.wrap(git.cmd.Git, "execute", GIT)  # part of the orchestration, shown apart
 
     runs = []
     with tempfile.TemporaryDirectory(prefix="bench-overhead-") as tmp_name:
@@ -200,6 +209,7 @@ def main() -> None:
         print(f"  wall {run['wall_s']:.2f} s, busy {run['busy_s']:.2f} s, orchestration {run['overhead_s']:.3f} s "
               f"= {100 * run['overhead_share']:.2f}% of the wall time   (run setup before the cycle: "
               f"{run['run_setup_s']:.2f} s)")
+        print(f"  of the orchestration: {run['of_which_git_s']:.3f} s in {run['git_calls']} git commands")
         print("  " + ", ".join(f"{c} {s:.2f} s ({run['calls'][c]} calls)" for c, s in run["by_category_s"].items()))
         print("  per phase (seconds, of which orchestration): " + ", ".join(
             f"{name} {p['seconds']:.2f}/{p['overhead_s']:.3f}" for name, p in run["phases"].items()))

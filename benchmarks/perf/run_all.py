@@ -8,8 +8,9 @@ a new directory under /tmp); the summary and all.json there add the machine, the
 average around each script. On a shared machine, --max-load makes each script wait (at most
 --max-wait seconds) until the 1-minute load average is below it. --quick is a smoke run with
 small counts: its figures are not for publishing. Needs Docker (and the debootstrap of the README's
-install, for the base image); the embedded-model figures run only if the [local] extra is installed.
-The first run installs mini-swe-agent into its own venv under ~/.cache (about a minute).
+install, for the base image); the embedded-model and Ray figures run only if the [local] and [ray]
+extras are installed. The first run installs mini-swe-agent into its own venv under ~/.cache
+(about a minute).
 """
 
 from __future__ import annotations
@@ -36,8 +37,13 @@ STEPS = {
     "overhead": ("bench_overhead.py", [], ["--llm-delay", "1"], True),
     "spiral": ("bench_spiral.py", [], ["--steps", "300"], True),
     "compression": ("bench_compression.py", [], [], True),
+    "novelty": ("bench_novelty.py", [], ["--items", "1000"], True),
+    "executors": ("bench_executors.py", [], ["--tasks", "4", "--rounds", "1"], True),
     "llm_local": ("bench_llm_local.py", [], ["--runs", "2"], False),
 }
+# Steps that need an optional extra: skipped, with the reason, when its module is missing.
+OPTIONAL = {"llm_local": ("llama_cpp", "llama-cpp-python is not installed (the [local] extra)"),
+            "executors": ("ray", "ray is not installed (the [ray] extra)")}
 
 
 def wait_for_load(limit: float, max_wait: float) -> float:
@@ -63,8 +69,8 @@ def main() -> None:
               "steps": {}}
     for name in args.only or STEPS:
         script, arguments, quick, takes_json = STEPS[name]
-        if name == "llm_local" and importlib.util.find_spec("llama_cpp") is None:
-            record["steps"][name] = {"skipped": "llama-cpp-python is not installed (the [local] extra)"}
+        if name in OPTIONAL and importlib.util.find_spec(OPTIONAL[name][0]) is None:
+            record["steps"][name] = {"skipped": OPTIONAL[name][1]}
             continue
         waited = wait_for_load(args.max_load, args.max_wait) if args.max_load else 0
         command = [sys.executable, str(HERE / script), *(quick if args.quick else arguments)]
@@ -154,8 +160,21 @@ def compression_lines(r: dict) -> list[str]:
     return lines
 
 
+def novelty_lines(r: dict) -> list[str]:
+    last = r["stretches"][-1]
+    return [f"novelty metrics per item at items {last['items']}: observe {last['observe']['cpu']['median_us']} us, "
+            f"cluster assign {last['assign']['cpu']['median_us']} us CPU median"]
+
+
+def executors_lines(r: dict) -> list[str]:
+    return [f"executors, {r['tasks']} oracle attempts {r['workers']} at a time: local "
+            f"{r['local_per_attempt_sec']:.3f} s vs ray {r['ray_per_attempt_sec']:.3f} s per attempt "
+            f"(ray start {r['ray_start_sec']:.1f} s)"]
+
+
 SUMMARIES = {"cli": cli_lines, "vs_mini": vs_mini_lines, "throughput": throughput_lines, "overhead": overhead_lines,
-             "spiral": spiral_lines, "compression": compression_lines}
+             "spiral": spiral_lines, "compression": compression_lines, "novelty": novelty_lines,
+             "executors": executors_lines}
 
 
 if __name__ == "__main__":
