@@ -8,6 +8,7 @@ configured categories (one repair round, inside the LLM layer); a judge that sti
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -167,11 +168,10 @@ class Judge:
 
     def _ask(self, messages: list[dict[str, Any]], key: str, task_id: str | None) -> JudgeResult:
         if self.cache is not None and (stored := self.cache.get(key)) is not None:
-            try:
+            reply = None
+            with contextlib.suppress(ValueError):  # a stale or damaged entry: ask again and overwrite it
                 reply = self.schema.model_validate(stored)
-            except ValueError:
-                pass  # a stale or damaged entry: ask again and overwrite it
-            else:
+            if reply is not None:
                 return self._verdict(reply, task_id, key, cached=True)
         try:
             # No task_id: judge tokens must not eat the agent's per-task budget (run totals still count).

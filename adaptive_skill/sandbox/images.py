@@ -9,6 +9,7 @@ needs name resolution, which the default bridge lacks here); at run time the net
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -233,10 +234,8 @@ def _remove_step_container(client, log: str) -> None:
 
     steps = re.findall(r"---> Running in ([0-9a-f]{12,64})", log)
     if steps:
-        try:
+        with contextlib.suppress(docker.errors.APIError):  # already gone is fine
             client.api.remove_container(steps[-1], force=True)
-        except docker.errors.APIError:
-            pass  # already gone
 
 
 def _shutdown(response) -> None:

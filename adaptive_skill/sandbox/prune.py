@@ -7,6 +7,7 @@ under a run in progress; `everything=True` removes those too (and ones created o
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 from adaptive_skill.sandbox.engine import OWNER_LABEL, SANDBOX_LABEL, owner_alive
@@ -34,8 +35,6 @@ def prune_sandboxes(client, dry_run: bool = False, *, everything: bool = False,
             continue
         report.removed.append(container.name)
         if not dry_run:
-            try:
+            with contextlib.suppress(docker.errors.NotFound):  # it may have gone on its own meanwhile
                 container.remove(force=True, v=True)
-            except docker.errors.NotFound:
-                pass  # it went away on its own meanwhile
     return report
