@@ -298,7 +298,7 @@ class PullbackConfig(_Strict):
 
 
 class EvolverConfig(_Strict):
-    mode: Literal["single", "team"] = "single"
+    mode: Literal["single", "team", "structured"] = "single"  # docs/engine.md, "The evolver"
     max_turns: int = Field(30, gt=0)
     pullback: PullbackConfig = Field(default_factory=PullbackConfig)
     team: TeamConfig = Field(default_factory=TeamConfig)

@@ -6,7 +6,7 @@
     StepMonitor  watches an agent step by step and may intervene: spiral/monitor.py
     Embedder     texts to unit-length vectors: embed/
     Executor     runs a batch of attempts (local threads, Ray nodes): executors/
-    Evolver      rewrites the skill library (single, team): evolve/
+    Evolver      rewrites the skill library (single, team, structured): evolve/
 
 The protocols are structural: an implementation does not import this module, only the code that
 holds one does. This module sits below every room, so the data types that cross a seam are named

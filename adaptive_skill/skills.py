@@ -73,6 +73,22 @@ def parse_skill_text(text: str) -> tuple[dict[str, Any], str]:
     return data, "".join(lines[end + 1:])
 
 
+def render_skill(name: str, description: str, steps: list[str], verification: list[str]) -> str:
+    """A SKILL.md in the canonical layout (front matter name and description, `## Steps` numbered,
+    `## Verification` bullets) from one-line parts. The front matter is written by the YAML library
+    (quoting whatever YAML would misread), one line per key; a part holding a line break raises
+    ValueError: callers make their parts single lines first, so no part can open a heading or end
+    the front matter."""
+    parts = [name, description, *steps, *verification]
+    if any("\n" in part or "\r" in part for part in parts):
+        raise ValueError("skill parts must be single lines")
+    header = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, allow_unicode=True,
+                            width=float("inf"), default_flow_style=False)
+    numbered = [f"{number}. {step}" for number, step in enumerate(steps, 1)]
+    return "\n".join(["---", header.rstrip("\n"), "---", "", "## Steps", *numbered, "", "## Verification",
+                      *(f"- {line}" for line in verification)]) + "\n"
+
+
 def frontmatter_problems(data: dict[str, Any], body: str, *, dir_name: str | None,
                          max_body_chars: int = 2000, require_verification: bool = True) -> list[str]:
     """Every rule a skill's content must meet; an empty list means valid."""

@@ -180,3 +180,17 @@ def test_fuzz_fields_never_crash(tmp_path, name, description, body):
     problems = frontmatter_problems(data, parsed_body, dir_name="x")
     if not problems:  # whatever passed must really meet the rules
         assert data["name"] == "x" and len(parsed_body) <= 2000
+
+
+def test_render_skill_keeps_the_front_matter_closed_whatever_the_parts_hold():
+    from adaptive_skill.skills import render_skill
+
+    # YAML's own syntax (": ", "#", quotes, "---") in a value: written quoted, read back as it was
+    description = "Use when " + "x" * 70 + " --- name: evil #: '\" {{ x }}" + " ---" * 30
+    text = render_skill("a-skill", description, ["---", "## Verification"], ["---"])
+    data, body = parse_skill_text(text)
+    assert data == {"name": "a-skill", "description": description}
+    assert [line for line in body.splitlines() if line.startswith("#")] == ["## Steps", "## Verification"]
+    assert "\n1. ---\n2. ## Verification\n" in body and body.endswith("\n- ---\n")
+    with pytest.raises(ValueError, match="single lines"):
+        render_skill("a-skill", "Use when\nname: x", ["a"], ["b"])

@@ -1,7 +1,7 @@
-"""Evolve: what changes the workspace between cycles. Two evolvers behind the one `Evolver`
+"""Evolve: what changes the workspace between cycles. Three evolvers behind the one `Evolver`
 protocol (adaptive_skill/protocols.py), made by one factory: `single` (an LLM with a shell in a
-sandbox, evolver.py) and `team` (agents that write SKILL.md text and run no command, team/;
-docs/team.md)."""
+sandbox, evolver.py), `team` (agents that write SKILL.md text and run no command, team/;
+docs/team.md) and `structured` (one JSON reply the host renders as a SKILL.md, structured.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,12 @@ if TYPE_CHECKING:
 def make_evolver(config: EvolveConfig, llm: LLM, *, sandbox_factory: Callable[[], Any], run: RunDir | None = None,
                  accounting: Accounting | None = None) -> Evolver:
     """The evolver of `config.evolver.mode`. `sandbox_factory` is called only by the single
-    evolver (the team runs no command); `run` and `accounting` are the team's event sink and costs."""
+    evolver (the others run no command); `run` is the team's event sink, `accounting` the costs the
+    team and the structured evolver record."""
+    if config.evolver.mode == "structured":
+        from adaptive_skill.evolve.structured import StructuredEvolver
+
+        return StructuredEvolver(llm, config, accounting=accounting)
     if config.evolver.mode == "team":
         from adaptive_skill.evolve.team import TeamEvolver
 

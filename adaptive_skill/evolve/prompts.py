@@ -118,3 +118,44 @@ def repair_instruction(violations: list[str]) -> str:
     listed = "\n".join(f"- {v}" for v in violations)
     return ("Your changes in /workspace break these rules; fix them now (edit or remove the offending "
             f"files), then submit. Anything still broken afterwards is reverted.\n{listed}")
+
+
+# -- the structured evolver (evolver.mode: structured): one question, one JSON reply ----------------
+
+STRUCTURED_SYSTEM = """You improve the skill library of a terminal agent. The agent solves tasks in a Linux terminal.
+Before it acts it sees each skill's name and description, and it can read a skill's steps.
+You get the tasks the agent failed on its last batch. You propose ONE skill that would have helped.
+You do not run commands: you reply with one JSON object, and it is written as a SKILL.md for you."""
+
+
+def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, protect_skills: bool, digest: str,
+                           history: list[str]) -> str:
+    """The structured evolver's one question. `skills`: (name, description) of the current library."""
+    lines = ["Skills now:"]
+    lines += [f"- {name}: {description}" for name, description in skills] or ["- (none)"]
+    can_add = len(skills) < max_skills
+    lines += ["", "Actions:",
+              '- "add": a new skill with a new name.' if can_add else
+              f'- "add" is not possible: the library is full ({max_skills} skills).',
+              '- "replace": rewrite an existing skill (its name from the list above).' if not protect_skills else
+              '- "replace" is not possible: existing skills are read-only.',
+              '- "none": no change, when the failures share nothing a skill could teach.',
+              "", "Failed tasks of the last batch (the judge's scores are estimates from behaviour):", "",
+              digest or "(none)"]
+    if history:
+        lines += ["", "Earlier proposals and what happened to them:",
+                  *[f"- {' '.join(h.split())[:200]}" for h in history[-5:]]]
+    lines += ["", "Write ONE general skill that would have avoided these failures:",
+              "- name: lower-case words joined by hyphens, e.g. check-output-files.",
+              '- description: starts with "Use when" and says in which situation the agent should read it.',
+              "- steps: 1 to 6 short, concrete instructions or commands that work for every task of this kind.",
+              "- verification: 1 to 3 checks the agent runs to see that its result is right.",
+              "- Steps must be general: no task ids and no file names or values from the tasks above.",
+              "- reason: one sentence: which failures this addresses."]
+    return "\n".join(lines)
+
+
+def structured_repair(problems: list[str]) -> str:
+    listed = "\n".join(f"- {p}" for p in problems)
+    return (f"Your skill was not written, because:\n{listed}\n"
+            "Reply again with one corrected JSON object (or action \"none\"). Anything still wrong is dropped.")

@@ -1,0 +1,138 @@
+"""A compact digest of a cycle's observations, for an evolver that asks one question (structured.py).
+
+Per failed or low-scored attempt, lowest judge score first: the task id, its instruction (cut),
+the last few commands with their exit codes, and the judge's failure reason. Built from the files
+the engine writes (observe/observations.py: <task>/instruction.md, trajectory.txt, signals.json,
+verdict.json), which derive from untrusted trajectories, so every read is bounded, no link is ever
+followed (neither a task folder nor a file), and a missing or garbled file is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MAX_FILE_BYTES = 64 * 1024  # read of any one observation file; the rest is never read
+MAX_FOLDERS = 500  # task folders looked at
+TASK_CHARS = 80
+INSTRUCTION_CHARS = 300
+COMMAND_CHARS = 120
+REASON_CHARS = 300
+LAST_COMMANDS = 4
+# The compressed trajectory (observe/compress.py) shows each command as "step N $ cmd", its status
+# on the next line as "  -> exit 0" (or "  -> error ... (see Errors)").
+_STEP = re.compile(r"^step (\d+) \$ (.*)$")
+_STATUS = re.compile(r"^\s+-> (.*)$")
+
+
+@dataclass
+class Digest:
+    text: str  # empty when nothing failed
+    tasks: list[str] = field(default_factory=list)  # the failing task ids shown, lowest score first
+
+
+def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_chars: int = 3000) -> Digest:
+    """The failing attempts under `root`, at most `max_tasks` blocks and `max_chars` characters."""
+    rows = []
+    for folder in _task_folders(root):
+        verdict = _json(folder / "verdict.json")
+        score = verdict.get("score")
+        score = float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
+        if score is not None and score >= pass_threshold:
+            continue
+        rows.append((-1.0 if score is None else score, folder.name, score, verdict, folder))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    blocks: list[str] = []
+    tasks: list[str] = []
+    used = 0
+    for _, name, score, verdict, folder in rows[:max_tasks]:
+        block = _block(name, score, verdict, folder)
+        if used + len(block) > max_chars:
+            break
+        blocks.append(block)
+        tasks.append(name)
+        used += len(block) + 2
+    return Digest("\n\n".join(blocks), tasks)
+
+
+def _block(name: str, score: float | None, verdict: dict[str, Any], folder: Path) -> str:
+    shown = "no verdict" if score is None else f"score {score:g}/10"
+    lines = [f"### {_line(name, TASK_CHARS)} ({shown})",
+             f"Instruction: {_line(read_bounded(folder / 'instruction.md'), INSTRUCTION_CHARS) or '(missing)'}"]
+    commands = last_commands(read_bounded(folder / "trajectory.txt"))
+    if not commands:  # a raw transcript (short runs) has no "step N $" lines: the signals name the errors
+        commands = _error_commands(_json(folder / "signals.json"))
+    lines.append("Last commands:" if commands else "Last commands: (none recorded)")
+    lines += [f"- $ {command} -> {status}" for command, status in commands[-LAST_COMMANDS:]]
+    reason = verdict.get("failure_reason") or verdict.get("error") or verdict.get("outcome")
+    lines.append(f"Judge: {_line(reason if isinstance(reason, str) else '', REASON_CHARS) or '(no reason given)'}")
+    return "\n".join(lines)
+
+
+def last_commands(trajectory: str) -> list[tuple[str, str]]:
+    """(command, status) of each step of a compressed trajectory, in step order, each step once."""
+    found: dict[int, tuple[str, str]] = {}
+    lines = trajectory.splitlines()
+    for position, text in enumerate(lines):
+        step = _STEP.match(text)
+        if not step or int(step.group(1)) in found:
+            continue
+        after = lines[position + 1] if position + 1 < len(lines) else ""
+        status = _STATUS.match(after)
+        found[int(step.group(1))] = (_line(step.group(2), COMMAND_CHARS),
+                                     _line(status.group(1).replace(" (see Errors)", "").replace(" (see Timeouts)", ""),
+                                           60) if status else "unknown")
+    return [found[number] for number in sorted(found)]
+
+
+def _error_commands(signals: dict[str, Any]) -> list[tuple[str, str]]:
+    found = []
+    snippets = signals.get("error_snippets")
+    for snippet in snippets if isinstance(snippets, list) else []:
+        if not isinstance(snippet, dict) or not isinstance(snippet.get("command"), str):
+            continue
+        code = snippet.get("exit_code")
+        status = f"exit {code}" if isinstance(code, int) and not isinstance(code, bool) else str(snippet.get("kind"))
+        found.append((_line(snippet["command"], COMMAND_CHARS), _line(status, 60)))
+    return found
+
+
+def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """At most `limit` bytes of a regular file as text; "" for a link, a missing or odd file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError:  # missing, a link (ELOOP), unreadable
+        return ""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return ""
+        return handle.read(limit).decode("utf-8", errors="replace")
+
+
+def _task_folders(root: Path) -> list[Path]:
+    if root.is_symlink() or not root.is_dir():
+        return []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)[:MAX_FOLDERS]
+    except OSError:
+        return []
+    return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
+
+
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(read_bounded(path) or "{}")
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _line(text: str, limit: int) -> str:
+    """One line without control characters, cut at `limit`."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= limit else flat[:limit - 5].rstrip() + " [...]"

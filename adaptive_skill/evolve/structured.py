@@ -1,0 +1,239 @@
+"""The structured evolver (evolver.mode: structured): one question, one JSON reply, no command.
+
+For a model too small to write a SKILL.md through a shell: it is asked once (`complete_json`, whose
+schema becomes a grammar for embedded models, with its own one repair round for a reply that fails
+the schema) for one skill as a small object (action, name, description, steps, verification,
+reason). The host cleans each part to one printable line, renders the SKILL.md itself
+(skills.render_skill) into a scratch copy of the workspace, and the copy goes through the same
+rules step as every evolver (evolver.enforce_rules / settle / apply_editable). A reply the host
+refuses (a name that exists for `add`, a missing one for `replace`, a task id in the steps) or
+that breaks a rule gets one more question with the reasons; whatever is still wrong is dropped.
+The exchange is recorded as the evolver's trajectory, `evolver.json` in the evolve directory.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from adaptive_skill.config import EvolveConfig
+from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
+from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.prompts import STRUCTURED_SYSTEM, structured_instruction, structured_repair
+from adaptive_skill.evolve.rules import Changes, Violation, skill_names
+from adaptive_skill.files import write_json_atomic
+from adaptive_skill.llm.accounting import Accounting
+from adaptive_skill.llm.base import BudgetExceeded, LLMError, StructuredOutputError
+from adaptive_skill.protocols import LLM
+from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, parse_skill_text, render_skill
+
+TRAJECTORY = "evolver.json"
+MAX_NAME = 48
+MAX_PART = 200  # description, each step, each verification line
+MAX_REASON = 300
+# NAME_PATTERN without its non-capturing group: grammar builders of embedded models take this form.
+_NAME = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+Part = Annotated[str, Field(min_length=1, max_length=MAX_PART)]
+
+
+class SkillReply(BaseModel):
+    """The one reply. Every field is asked for always (a grammar cannot say "only when adding");
+    with action "none" the rest is ignored."""
+
+    action: Literal["add", "replace", "none"]
+    name: str = Field(pattern=_NAME, max_length=MAX_NAME, description="the skill's name, e.g. check-output-files")
+    description: Part = Field(description='starts with "Use when": the situation in which to read the skill')
+    steps: list[Part] = Field(min_length=1, max_length=6, description="general instructions or commands")
+    verification: list[Part] = Field(min_length=1, max_length=3, description="checks that the result is right")
+    reason: str = Field(min_length=1, max_length=MAX_REASON, description="which failures this addresses")
+
+    @field_validator("name")
+    @classmethod
+    def _skill_name(cls, value: str) -> str:
+        if not NAME_PATTERN.match(value):  # the project's one pattern decides, not the grammar's copy
+            raise ValueError("not a valid skill name")
+        return value
+
+
+class StructuredEvolver:
+    def __init__(self, llm: LLM, config: EvolveConfig, *, accounting: Accounting | None = None):
+        self.llm, self.config, self.accounting = llm, config, accounting
+
+    def evolve(self, workspace: Path, observations: Path, out_dir: Path, *, history: list[str] | None = None,
+               drafts: Path | None = None, task_id: str = "evolve") -> EvolveOutcome:
+        """`drafts` (solver-proposed skills) are not read: one question leaves no room for them."""
+        out_dir.mkdir(parents=True, exist_ok=True)
+        record = _Record(out_dir / TRAJECTORY, task_id, self.llm.model, self.accounting)
+        outcome = EvolveOutcome(changes=Changes(), status="error", trajectories=[str(record.path)])
+        try:
+            self._evolve(workspace, observations, history or [], task_id, record, outcome)
+        finally:  # written even when something below dies
+            record.save(outcome)
+        return outcome
+
+    def _evolve(self, workspace: Path, observations: Path, history: list[str], task_id: str, record: _Record,
+                outcome: EvolveOutcome) -> None:
+        c = self.config
+        if not (c.evolve_skills and not c.prompt_only):
+            outcome.status = "skipped"
+            outcome.summary = "the structured evolver writes skills, and skills may not change"
+            return
+        digest = read_digest(observations, pass_threshold=c.judge.pass_threshold)
+        with tempfile.TemporaryDirectory(prefix="adaptive-skill-structured-") as scratch:
+            before, after = Path(scratch) / "before", Path(scratch) / "after"
+            copy_editable(workspace, before)
+            shutil.copytree(before, after, symlinks=True)
+            existing = sorted(skill_names(before))
+            library = [(name, _description(before / "skills" / name / "SKILL.md")) for name in existing]
+            record.instruction = structured_instruction(skills=library, max_skills=c.max_skills,
+                                                        protect_skills=c.protect_skills, digest=digest.text,
+                                                        history=history)
+            record.messages += [{"role": "system", "content": STRUCTURED_SYSTEM},
+                                {"role": "user", "content": record.instruction}]
+            turns = {"left": 1}  # one more question, for a refusal or a rules violation
+
+            def ask_again(problems: list[str]) -> SkillReply | None:
+                if turns["left"] <= 0:
+                    return None
+                turns["left"] -= 1
+                record.messages.append({"role": "user", "content": structured_repair(problems)})
+                return self._ask(record, task_id, outcome)
+
+            reply = self._ask(record, task_id, outcome)
+            refusals = _write(after, before, reply, set(existing), digest) if reply else []
+            if refusals and (again := ask_again(refusals)) is not None:
+                reply, refusals = again, _write(after, before, again, set(existing), digest)
+            if reply is None:  # _ask set the status
+                return
+            outcome.summary = _summary(reply, written=False)
+            if refusals:
+                outcome.violations.append(Violation("reply", "; ".join(refusals), [], repairable=False))
+                outcome.status = "refused"
+                return
+            if reply.action == "none":
+                outcome.status = "no change"
+                return
+
+            def repair(repairable: list[Violation]) -> None:
+                nonlocal reply
+                fixed = ask_again([v.message for v in repairable])
+                if fixed is not None:  # the new reply replaces the change; nothing else is in `after`
+                    reply = fixed
+                    if problems := _write(after, before, fixed, set(existing), digest):
+                        outcome.violations.append(Violation("reply", "; ".join(problems), [], repairable=False))
+
+            enforce_rules(before, after, c, outcome, repair)
+            settle(before, after, c, outcome)
+            apply_editable(after, workspace)
+            outcome.status = "submitted" if outcome.mutated else "no change" if reply.action == "none" else "reverted"
+            outcome.summary = _summary(reply, written=outcome.mutated)
+
+    def _ask(self, record: _Record, task_id: str, outcome: EvolveOutcome) -> SkillReply | None:
+        """One question (complete_json adds the schema and its own repair round); the reply is
+        appended to the conversation as the assistant's message."""
+        try:
+            reply = self.llm.complete_json(record.messages, SkillReply, task_id=task_id)
+        except LLMError as exc:
+            outcome.status = "budget" if isinstance(exc, BudgetExceeded) else "error"
+            record.errors.append(str(exc)[:2000])
+            if isinstance(exc, StructuredOutputError) and exc.raw:  # what the model last said, as it said it
+                record.messages.append({"role": "assistant", "content": exc.raw[:20_000]})
+            return None
+        record.messages.append({"role": "assistant", "content": reply.model_dump_json()})
+        return reply
+
+
+def clean(text: str) -> str:
+    """One printable line: control and format characters (NUL, escapes, line breaks) become spaces,
+    runs of white space one space, and a list marker the model put in front ("1.", "-") goes."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    for marker in ("- ", "* ", "• "):
+        flat = flat.removeprefix(marker)
+    head, _, rest = flat.partition(" ")
+    if rest and head.rstrip(".)").isdigit() and head[-1:] in ".)":
+        flat = rest
+    return flat.strip()
+
+
+def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], digest: Digest) -> list[str]:
+    """Reset `after` to `before` and write the reply's skill into it; the reasons it was refused
+    (then `after` stays as `before`). `none` writes nothing."""
+    shutil.rmtree(after)
+    shutil.copytree(before, after, symlinks=True)
+    if reply.action == "none":
+        return []
+    name = reply.name
+    if reply.action == "add" and name in existing:
+        return [f"skill {name} exists: choose a new name to add, or action \"replace\" to rewrite it"]
+    if reply.action == "replace" and name not in existing:
+        return [f"there is no skill {name} to replace (existing: {', '.join(sorted(existing)) or 'none'})"]
+    description = clean(reply.description)
+    steps = [s for s in map(clean, reply.steps) if s]
+    verification = [v for v in map(clean, reply.verification) if v]
+    if not description or not steps or not verification:
+        return ["the description, the steps and the verification each need some printable text"]
+    body = " ".join([description, *steps, *verification]).lower()
+    named = [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]
+    if named:
+        return [f"the skill names the task(s) {', '.join(named)}: steps must be general, for every task of the kind"]
+    folder = after / "skills" / name
+    if folder.is_symlink() or (folder / "SKILL.md").is_symlink():
+        return [f"skills/{name} is a link: it is not written through"]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(render_skill(name, description, steps, verification), encoding="utf-8")
+    return []
+
+
+def _description(path: Path) -> str:
+    try:
+        data, _ = parse_skill_text(read_bounded(path))
+    except SkillFormatError:
+        return "(unreadable SKILL.md)"
+    return " ".join(str(data.get("description", "")).split())[:200]
+
+
+def _summary(reply: SkillReply | None, *, written: bool) -> str | None:
+    if reply is None:
+        return None
+    reason = " ".join(reply.reason.split())
+    if reply.action == "none":
+        return f"no change: {reason}"
+    verb = "added" if reply.action == "add" else "replaced"
+    if not written:
+        return f"{reply.action} skill {reply.name} (not written): {reason}"
+    return f"{verb} skill {reply.name}: {reason}"
+
+
+class _Record:
+    """The exchange as a trajectory the readers take (trajectory/load.py: an object with messages):
+    the conversation as sent (the schema instruction complete_json merges into the system message
+    is not repeated), each valid reply as the assistant's message (a reply that failed its schema
+    twice as the model wrote it), and what the calls cost where the run's accounting is known."""
+
+    def __init__(self, path: Path, task_id: str, model: str, accounting: Accounting | None):
+        self.path, self.task_id, self.model, self.accounting = path, task_id, model, accounting
+        self.instruction = ""
+        self.messages: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.started = time.time()
+        self.before = accounting.totals(task_id=task_id) if accounting else None
+
+    def save(self, outcome: EvolveOutcome) -> None:
+        data: dict[str, Any] = {
+            "task_id": self.task_id, "model": self.model, "instruction": self.instruction,
+            "status": outcome.status, "submission": outcome.summary, "started_at": self.started,
+            "duration_sec": round(time.time() - self.started, 3), "messages": self.messages,
+            "metadata": {"evolver": "structured", "schema": SkillReply.__name__, "errors": self.errors}}
+        if self.accounting is not None and self.before is not None:
+            spent = self.accounting.totals(task_id=self.task_id)
+            prompt = spent.prompt_tokens - self.before.prompt_tokens
+            completion = spent.completion_tokens - self.before.completion_tokens
+            data["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
+                             "total_tokens": prompt + completion}
+            data["cost"] = round(spent.cost - self.before.cost, 6)
+        write_json_atomic(self.path, data)
