@@ -19,6 +19,7 @@ from adaptive_skill.evolve.rules import tree_digest
 from adaptive_skill.evolve.structured import StructuredEvolver, clean
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.scripted import ScriptedLLM
+from adaptive_skill.phases import EvolveResult
 from adaptive_skill.skills import check_skills, parse_skill_text
 from adaptive_skill.trajectory import load_view
 from adaptive_skill.workspace import Workspace
@@ -133,6 +134,10 @@ def test_the_exchange_is_a_trajectory_the_readers_take(env):
     assert view.status == "submitted" and view.submission == outcome.summary
     assert view.usage == {"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}
     assert view.metadata["evolver"] == "structured" and view.task_id == "evolve-2"
+    # what the engine stores of it (evolve.json), as engine._evolve builds it, reads back
+    stored = EvolveResult.from_dict({**outcome.to_dict(), "candidate": None, "candidate_hash": None})
+    assert EvolveResult.from_dict(json.loads(json.dumps(stored.to_dict()))).details["status"] == "submitted"
+    assert sorted(p.name for p in env["out"].glob("evolver*.json")) == ["evolver.json"]  # the report's glob
 
 
 def test_none_leaves_the_workspace_unchanged(env):

@@ -104,7 +104,7 @@ def diff_trees(before: Path, after: Path) -> Changes:
 @dataclass
 class Violation:
     rule: str  # outside | permission | protected | budget | quality | memory | prompt | load | pullback
-    #          | observations
+    #          | observations | reply (the structured evolver refused its reply)
     message: str
     paths: list[str]  # what reverting this violation restores (files or whole skill directories)
     repairable: bool = True  # worth one more evolver turn; permission problems are simply undone
