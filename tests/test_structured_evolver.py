@@ -325,3 +325,15 @@ def test_digest_uses_the_signals_when_the_trajectory_is_a_raw_transcript(env):
 def test_last_commands_of_a_compressed_trajectory():
     assert last_commands(TRAJECTORY) == [("ls /app", "exit 0"), ("python3 -c 'import yaml'", "error exit 1"),
                                          ("echo done > /app/out.txt", "exit 0")]
+
+
+def test_the_schema_becomes_a_grammar_for_embedded_models():
+    """llama-cpp builds the reply's grammar from the schema (llm/local.py): the name's pattern must
+    be one its builder takes, or the embedded model's names would be unconstrained."""
+    grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    from adaptive_skill.evolve.structured import SkillReply
+
+    text = grammar.json_schema_to_gbnf(json.dumps(SkillReply.model_json_schema()))
+    assert 'name ::= "\\"" [a-z0-9]+ ("-" [a-z0-9]+)* "\\"" space' in text
+    assert 'action ::= "\\"add\\"" | "\\"replace\\"" | "\\"none\\""' in text
+    grammar.LlamaGrammar.from_string(text, verbose=False)
