@@ -231,3 +231,28 @@ def test_limits_default_to_the_config_and_read_a_runs_config():
                                                           output_limit_chars=300)
     assert AgentLimits.from_config(config, max_steps=3).max_steps == 3  # the evolver's own turn budget
     assert AgentLimits.from_config(EvolveConfig()).wall_time_sec == 3600.0  # no wall limit set: an hour
+
+
+def test_text_protocol_sends_the_worked_example_but_never_saves_it(sandbox, tmp_path):
+    from adaptive_skill.agent.protocol import TEXT_PROTOCOL_DEMO
+
+    trajectory, saved, llm = run([text("echo hi"), text("done", "submit")], sandbox, tmp_path, native=False)
+    assert trajectory.status == "submitted" and saved["metadata"]["protocol_demo"] == 1
+    sent = llm.requests[1].messages  # the second call: system, example, task, reply, observation
+    demo = len(TEXT_PROTOCOL_DEMO)
+    assert sent[1:1 + demo] == list(TEXT_PROTOCOL_DEMO)
+    task = sent[1 + demo]
+    assert task["role"] == "user" and task["content"].endswith("New task. Create hello.txt")
+    roles = [m["role"] for m in sent[1:]]
+    assert all(a != b for a, b in zip(roles, roles[1:])), "user and assistant turns alternate"
+    assert sent[-1]["content"].startswith("Observation (bash):\nhi")
+    # The record holds what happened: the system prompt, the task as given, the attempt's own turns.
+    assert [m["role"] for m in saved["messages"]] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert saved["messages"][1]["content"] == "Create hello.txt"
+    assert not any("kernel release" in m["content"] for m in saved["messages"])
+
+
+def test_native_protocol_gets_no_worked_example(sandbox, tmp_path):
+    _, saved, llm = run([call("submit", answer="ok")], sandbox, tmp_path)
+    assert "protocol_demo" not in saved["metadata"]
+    assert [m["role"] for m in llm.requests[0].messages] == ["system", "user"]

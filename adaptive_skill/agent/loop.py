@@ -22,6 +22,7 @@ from adaptive_skill.agent.memory import (
 )
 from adaptive_skill.agent.protocol import (
     FORMAT_REMINDER,
+    TEXT_PROTOCOL_DEMO_VERSION,
     TEXT_PROTOCOL_HELP,
     TOOL_SPECS,
     Action,
@@ -29,6 +30,7 @@ from adaptive_skill.agent.protocol import (
     parse_native,
     parse_text,
     text_protocol_grammar,
+    with_demo,
 )
 from adaptive_skill.agent.skillfiles import SKILLS_ROOT, SkillMount
 from adaptive_skill.config import EvolveConfig, LimitsConfig, SandboxConfig
@@ -105,6 +107,7 @@ class TerminalAgent:
     def run(self, task_id: str, instruction: str, sandbox: Sandbox, path: Path | None = None) -> Trajectory:
         trajectory = Trajectory(task_id=task_id, model=self.llm.model, instruction=instruction, path=path,
                                 metadata={"protocol": "native" if self.native else "text",
+                                          **({} if self.native else {"protocol_demo": TEXT_PROTOCOL_DEMO_VERSION}),
                                           "limits": self.limits.__dict__,
                                           "skills": self.workspace.skill_names() if self.workspace else []})
         context: list[dict[str, Any]] = []
@@ -131,7 +134,8 @@ class TerminalAgent:
                 break
             started = time.monotonic()
             try:
-                response = self.llm.complete(context, tools=self.tools if self.native else None, task_id=task_id,
+                response = self.llm.complete(context if self.native else with_demo(context),
+                                             tools=self.tools if self.native else None, task_id=task_id,
                                              **({"grammar": self.grammar} if self.grammar else {}))
             except BudgetExceeded as exc:
                 trajectory.status, trajectory.metadata["stop_reason"] = "budget", str(exc)

@@ -15,7 +15,8 @@ from adaptive_skill.trajectory.textproto import (
     text_protocol_grammar,
 )
 
-__all__ = ["FORMAT_REMINDER", "TEXT_PROTOCOL_HELP", "TOOL_NAMES", "TOOL_SPECS", "Action", "FormatProblem",
+__all__ = ["FORMAT_REMINDER", "TEXT_PROTOCOL_DEMO", "TEXT_PROTOCOL_DEMO_VERSION", "TEXT_PROTOCOL_HELP",
+           "TOOL_NAMES", "TOOL_SPECS", "Action", "FormatProblem", "with_demo",
            "parse_native", "parse_text", "text_protocol_grammar"]
 
 TOOL_NAMES = ("bash", "read_skill", "submit")
@@ -48,6 +49,43 @@ TEXT_PROTOCOL_HELP = """Reply with one short sentence of reasoning, then exactly
 ```submit
 <one line on what you did, once the task is done and checked>
 ```"""
+
+
+# A worked example of the text protocol, shown to the model between the system prompt and the task
+# (never saved in the trajectory, whose messages are what happened). Measured with
+# Qwen2.5-Coder-0.5B (docs/llm.md, "The protocol's worked example"): without it, the model's reply
+# after an observation mostly copied that observation into a new ```bash block; with it, it went on
+# with a command, a check or a submit. The two tasks are unlike the shipped suites' (no redirect,
+# count, archive or permission trap is taught here): one writes and checks a file and submits, one
+# reads an error and changes its approach.
+TEXT_PROTOCOL_DEMO_VERSION = 1
+TEXT_PROTOCOL_DEMO: tuple[dict[str, str], ...] = (
+    {"role": "user", "content": "Write the kernel release of this machine to /tmp/kernel.txt."},
+    {"role": "assistant", "content": "Print the release and redirect it into the file.\n"
+                                     "```bash\nuname -r > /tmp/kernel.txt\n```"},
+    {"role": "user", "content": "Observation (bash):\n\n[exit code 0]"},
+    {"role": "assistant", "content": "Check what the file holds.\n```bash\ncat /tmp/kernel.txt\n```"},
+    {"role": "user", "content": "Observation (bash):\n6.1.0-18-amd64\n[exit code 0]"},
+    {"role": "assistant", "content": "The file holds the release, so the task is done.\n```submit\n"
+                                     "Wrote the kernel release to /tmp/kernel.txt.\n```"},
+    {"role": "user", "content": "Observation (submit):\nsubmitted\n\nNew task. Print the version of Python."},
+    {"role": "assistant", "content": "Ask python for its version.\n```bash\npython --version\n```"},
+    {"role": "user", "content": "Observation (bash):\nbash: python: command not found\n[exit code 127]"},
+    {"role": "assistant", "content": "The error says python is not installed, so I try python3 instead.\n"
+                                     "```bash\npython3 --version\n```"},
+    {"role": "user", "content": "Observation (bash):\nPython 3.11.2\n[exit code 0]"},
+    {"role": "assistant", "content": "That printed the version.\n```submit\nPython 3.11.2\n```"},
+)
+_DEMO_HANDOVER = "Observation (submit):\nsubmitted\n\nNew task. "
+
+
+def with_demo(context: list[dict]) -> list[dict]:
+    """What a text-protocol model is sent: the system prompt, the worked example, then the attempt's
+    own messages, the task joined to the example's last observation so turns keep alternating."""
+    if len(context) < 2 or context[0].get("role") != "system" or context[1].get("role") != "user":
+        return list(context)
+    task = {**context[1], "content": _DEMO_HANDOVER + str(context[1].get("content") or "")}
+    return [context[0], *TEXT_PROTOCOL_DEMO, task, *context[2:]]
 
 
 def parse_native(response: LLMResponse) -> Action:
