@@ -70,6 +70,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--temperature", type=float, default=0.3,
                    help="sampling temperature of the evaluation and gate rounds (default 0.3; must be > 0, "
                         "or the seeded repeats of the embedded model are identical)")
+    p.add_argument("--evolver", choices=["structured", "single", "team"], default="structured",
+                   help="evolver.mode (default structured: one schema-bound skill per cycle, for small models)")
     p.add_argument("--seed", type=int, default=0, help="run seed: holdout split, sampling seeds, bootstrap")
     p.add_argument("--suite", type=Path, default=SUITE, help="task suite (default benchmarks/terminal-easy)")
     return p.parse_args(argv)
@@ -80,7 +82,7 @@ def settings(args: argparse.Namespace) -> dict:
     return {"model": args.model, "quick": quick, "seed": args.seed, "suite": str(args.suite.resolve()),
             "cycles": args.cycles or (1 if quick else 2), "repeats": args.repeats or (1 if quick else 2),
             "max_steps": args.max_steps or (3 if quick else 6), "holdout_tasks": 2 if quick else None,
-            "temperature": args.temperature}
+            "temperature": args.temperature, "evolver": args.evolver}
 
 
 def build_config(s: dict, out: Path) -> EvolveConfig:
@@ -88,7 +90,7 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
     quick = s["quick"]
     gate_rounds = 1 if quick else 2
     roles = {"agent": {"model": model, "max_tokens": 256}, "judge": {"model": model, "max_tokens": 256},
-             "evolver": {"model": model, "max_tokens": 512},
+             "evolver": {"model": model, "max_tokens": 1024},
              "proposer": {"model": model, "max_tokens": 256, "temperature": 0.7}, "embedder": {"model": "lexical"}}
     return EvolveConfig.model_validate({
         "max_skills": 5, "batch_size": 2 if quick else 4, "holdout_ratio": 0.15, "max_cycles": s["cycles"],
@@ -97,7 +99,7 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
         "models": roles, "limits": {"max_steps": s["max_steps"]},
         "gating": {"min_rounds": gate_rounds, "max_rounds": gate_rounds,
                    "temperature": s["temperature"]},
-        "evolver": {"mode": "single", "max_turns": 2 if quick else 6}})
+        "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6}})
 
 
 def check_model(model: str) -> None:
