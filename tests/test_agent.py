@@ -244,7 +244,7 @@ def test_text_protocol_sends_the_worked_example_but_never_saves_it(sandbox, tmp_
     task = sent[1 + demo]
     assert task["role"] == "user" and task["content"].endswith("New task. Create hello.txt")
     roles = [m["role"] for m in sent[1:]]
-    assert all(a != b for a, b in zip(roles, roles[1:])), "user and assistant turns alternate"
+    assert all(a != b for a, b in zip(roles, roles[1:], strict=False)), "user and assistant turns alternate"
     assert sent[-1]["content"].startswith("Observation (bash):\nhi")
     # The record holds what happened: the system prompt, the task as given, the attempt's own turns.
     assert [m["role"] for m in saved["messages"]] == ["system", "user", "assistant", "user", "assistant", "user"]
@@ -256,3 +256,22 @@ def test_native_protocol_gets_no_worked_example(sandbox, tmp_path):
     _, saved, llm = run([call("submit", answer="ok")], sandbox, tmp_path)
     assert "protocol_demo" not in saved["metadata"]
     assert [m["role"] for m in llm.requests[0].messages] == ["system", "user"]
+
+
+def test_a_submit_before_any_command_is_refused_when_the_limits_ask_for_one(sandbox, tmp_path):
+    from adaptive_skill.agent.loop import EARLY_SUBMIT
+
+    limits = AgentLimits(submit_after_commands=1)
+    trajectory, saved, _ = run([text("looks done", "submit"), text("echo hi > hello.txt"), text("wrote it", "submit")],
+                               sandbox, tmp_path, native=False, limits=limits)
+    assert trajectory.status == "submitted" and trajectory.submission == "wrote it"
+    first = saved["steps"][0]
+    assert first["tool"] == "submit" and first["error"] == EARLY_SUBMIT
+    assert saved["messages"][3]["content"] == f"Observation (submit):\nerror: {EARLY_SUBMIT}"
+    assert [s["tool"] for s in saved["steps"]] == ["submit", "bash", "submit"]
+
+
+def test_a_submit_without_a_command_ends_the_attempt_by_default(sandbox, tmp_path):
+    trajectory, saved, _ = run([text("nothing to change", "submit")], sandbox, tmp_path, native=False)
+    assert trajectory.status == "submitted" and len(saved["steps"]) == 1 and saved["steps"][0].get("error") is None
+

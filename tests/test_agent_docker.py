@@ -115,3 +115,23 @@ def test_memory_and_skill_scripts_reach_the_agent_and_leave_the_verifier_alone(t
     nop = run_attempt(task, build_agent("llm", nop_config, workspace=_enriched_workspace(tmp_path / "again"),
                                         trajectories_dir=tmp_path / "trajectories-nop"), provider)
     assert not nop.passed and nop.reward == 0.0
+
+
+def test_a_task_attempt_refuses_a_submit_before_any_command(tmp_path, docker_client, base_image):
+    from adaptive_skill.agent.loop import EARLY_SUBMIT
+
+    script = tmp_path / "script.yaml"
+    script.write_text(json.dumps([
+        {"tool_calls": [{"name": "submit", "arguments": {"answer": "done already"}}]},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": "cd /app && echo 42 > answer.txt"}}]},
+        {"tool_calls": [{"name": "submit", "arguments": {"answer": "wrote 42"}}]},
+    ]))
+    config = load_config(None, [f"models.agent.model=scripted/{script}"])
+    agent = build_agent("llm", config, workspace=Workspace(REPO / "workspace"),
+                        trajectories_dir=tmp_path / "trajectories")
+    result = run_attempt(load_task(make_task(tmp_path / "suite", "answer")), agent,
+                         DockerProvider(config.sandbox, client=docker_client))
+    saved = json.loads(Path(result.trajectory_path).read_text())
+    assert result.passed, result.detail
+    assert [s["tool"] for s in saved["steps"]] == ["submit", "bash", "submit"]
+    assert saved["steps"][0]["error"] == EARLY_SUBMIT and saved["submission"] == "wrote 42"

@@ -42,6 +42,8 @@ from adaptive_skill.workspace import Workspace
 
 _LIMITS, _SANDBOX = LimitsConfig(), SandboxConfig()  # the config's defaults: each number has one home
 NO_WALL_LIMIT_SEC = 3600.0  # an attempt's wall time when the config sets no limits.max_wall_time_sec
+EARLY_SUBMIT = ("not submitted: you have not run a command yet, so nothing in the terminal has changed. "
+                "Run the command that does the task first, check its result, then submit.")
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,10 @@ class AgentLimits:
     command_timeout_sec: float = _SANDBOX.command_timeout_sec
     output_limit_chars: int = _SANDBOX.output_limit_chars
     max_format_errors: int = 3  # malformed replies beyond this end the attempt
+    # A submit before this many bash commands is answered with EARLY_SUBMIT instead of ending the
+    # attempt (task attempts use 1: a task is done in the terminal, and a small model often submits at
+    # once; the evolver may rightly submit "no change" without a command).
+    submit_after_commands: int = 0
 
     @classmethod
     def from_config(cls, config: EvolveConfig, max_steps: int | None = None) -> AgentLimits:
@@ -126,7 +132,7 @@ class TerminalAgent:
         self._add(trajectory, context, {"role": "user", "content": instruction})
         trajectory.save()
         deadline = time.monotonic() + self.limits.wall_time_sec
-        format_errors = 0
+        format_errors = commands = 0
 
         for index in range(1, self.limits.max_steps + 1):
             if time.monotonic() >= deadline:
@@ -167,10 +173,12 @@ class TerminalAgent:
                 continue
 
             step.tool, step.argument = action.tool, action.argument
-            observation = self._execute(action, step, sandbox, deadline)
+            early = action.tool == "submit" and commands < self.limits.submit_after_commands
+            observation = self._early_submit(step) if early else self._execute(action, step, sandbox, deadline)
+            commands += action.tool == "bash"
             trajectory.steps.append(step)
             self._observe(trajectory, context, action, observation)
-            if action.tool == "submit":
+            if action.tool == "submit" and not early:
                 trajectory.status, trajectory.submission = "submitted", action.argument
                 break
             if step.timed_out and time.monotonic() >= deadline:
@@ -212,6 +220,12 @@ class TerminalAgent:
             return "submitted"
         finally:
             step.duration_sec = round(time.monotonic() - started, 3)
+
+    @staticmethod
+    def _early_submit(step: StepRecord) -> str:
+        step.error = EARLY_SUBMIT
+        step.duration_sec = 0.0
+        return f"error: {EARLY_SUBMIT}"
 
     def _observe(self, trajectory: Trajectory, context: list[dict[str, Any]], action: Action,
                  observation: str) -> None:

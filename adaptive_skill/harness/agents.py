@@ -81,7 +81,7 @@ class LLMAgent:
         self.drafts_dir = drafts_dir  # solver_proposed: where drafts of this batch are collected
 
     def solve(self, task: Task, sandbox: Sandbox) -> AgentOutcome:
-        limits = AgentLimits(**{**self.limits.__dict__,
+        limits = AgentLimits(**{**self.limits.__dict__, "submit_after_commands": 1,
                                 "wall_time_sec": min(self.limits.wall_time_sec, task.agent_timeout_sec)})
         monitor: StepMonitor | None = self.monitor_factory(task) if self.monitor_factory else None
         # The skills' files go into the sandbox before the agent's first step (docs/engine.md).
