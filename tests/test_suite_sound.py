@@ -17,9 +17,10 @@ REPO = Path(__file__).resolve().parents[1]
 EASY = "benchmarks/terminal-easy"
 # One task per category of terminal-easy, each exercising a different kind of check (a user made in
 # setup, an exact number, a missing tool, JSON types, fixed commit ids, a schema, running the agent's
-# script as nobody). Validating all 56 builds 56 images first: measured 28.5 min on the shared 2-core
-# development machine (24 min of it image builds, load average 11-18; 4.6 min once the images exist),
-# far beyond a few minutes of CI time, so the whole suite is the opt-in test below.
+# script as nobody). Validating all of them builds one image per task first: measured 28.5 min for the
+# 56 tasks it then had, on the shared 2-core development machine (24 min of it image builds, load
+# average 11-18; 4.6 min once the images exist), far beyond a few minutes of CI time, so the whole
+# suite is the opt-in test below.
 EASY_SAMPLE = ["chown-data-dir", "count-log-lines", "zip-docs-without-zip", "csv-to-json", "git-commit-one-file",
                "sqlite-create-table", "greet-script"]
 SLOW_ENV = "ADAPTIVE_SKILL_SLOW"
@@ -64,6 +65,29 @@ def test_terminal_easy_shape():
     answers = tomllib.loads((REPO / EASY / "answers.toml").read_text())["answer"]
     assert {answer["task"] for answer in answers} <= set(tasks)
     assert len({(answer["task"], answer["label"]) for answer in answers}) == len(answers)
+
+
+def test_terminal_easy_tiers_match_its_readme():
+    """The warm-up tier (tier = "warm-up" in [metadata], a `# catches: nothing (warm-up: ...)` comment)
+    has at least three tasks in every category, and the README's table states the real counts."""
+    rows = {}
+    for task in load_suite(REPO / EASY):
+        text = (task.path / "task.toml").read_text()
+        warm = tomllib.loads(text)["metadata"].get("tier") == "warm-up"
+        assert warm == ("# catches: nothing (warm-up: " in text), task.id
+        total, warmups = rows.get(task.category, (0, 0))
+        rows[task.category] = (total + 1, warmups + warm)
+    assert all(warmups >= 3 for _, warmups in rows.values()), rows
+    readme = (REPO / EASY / "README.md").read_text()
+    table = {}
+    for line in readme.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 3:
+            table[cells[0].strip("`")] = (int(cells[1]), int(cells[2]))
+    assert table == rows
+    total, warmups = sum(t for t, _ in rows.values()), sum(w for _, w in rows.values())
+    assert readme.startswith(f"# terminal-easy\n\n{total} small terminal tasks")
+    assert f"{warmups} **warm-ups**" in readme and f"the {total - warmups} original tasks" in readme
 
 
 @pytest.mark.docker

@@ -18,19 +18,20 @@ and which the gate itself reuses: the seed's repeats are cycle 1's gate baseline
 are recorded in DIR/state.json. Re-running the same command skips what is done; other settings with
 the same DIR are refused.
 
-Sizing. Attempts, with H holdout tasks (8 of 56 at holdout_ratio 0.15), K=2 repeats, N cycles,
-batch 4, gate rounds 2:
-  seed   H*K = 16                (shared with cycle 1's gate baseline)
-  expert H*K = 16
-  evolve N * batch 4, plus the mutated side H*2 = 16 for every cycle whose evolver changed something,
-         plus a new baseline's 16 after an acceptance
-  tags   H*K = 16 per accepted tag
+Sizing. Attempts, with H holdout tasks (12 of 80 at holdout_ratio 0.15; it was 8 of 56 before the
+warm-up tier), K=2 repeats, N cycles, batch 4, gate rounds 2:
+  seed   H*K = 24                (shared with cycle 1's gate baseline)
+  expert H*K = 24
+  evolve N * batch 4, plus the mutated side H*2 = 24 for every cycle whose evolver changed something,
+         plus a new baseline's 24 after an acceptance
+  tags   H*K = 24 per accepted tag
 Measured 2026-11-24 with Qwen2.5-Coder-0.5B at 6 steps, temperature 0.3, on a 2-core VM shared with
-two other runs of the model (load ~5): 58-73 s per attempt including its judge call (seed 16 attempts
-in 1166 s, expert 16 in 924 s); a cycle whose evolver changed nothing took 378 s. So --cycles 1 took
-41 min in all and the default (2 cycles) needs about 60-90 min, more when the gate runs in both cycles
-and a tag is accepted. To shorten it, lower --cycles or --repeats, not the holdout (fewer tasks widen
-the interval most). docs/results.md has the figures.
+two other runs of the model (load ~5), with the 56-task suite (H=8): 58-73 s per attempt including its
+judge call (seed 16 attempts in 1166 s, expert 16 in 924 s); a cycle whose evolver changed nothing
+took 378 s. So --cycles 1 took 41 min in all and the default (2 cycles) needed about 60-90 min. With
+H=12 every holdout evaluation takes half as long again (about 29 min for seed, 23 for expert at those
+rates), so the default needs about 65-120 min (an estimate, not yet re-measured). To shorten it,
+lower --cycles or --repeats, not the holdout (fewer tasks widen the interval most). docs/results.md has the figures.
 """
 
 from __future__ import annotations

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+echo 'debug=true' >> /app/app.conf

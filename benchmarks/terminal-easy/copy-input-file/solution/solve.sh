@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+cp /app/data/input.txt /app/data/input.copy

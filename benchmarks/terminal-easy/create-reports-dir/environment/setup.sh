@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+printf 'Files for this task live in /app.\n' > /app/README.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+cat /app/new_items.csv >> /app/items.csv

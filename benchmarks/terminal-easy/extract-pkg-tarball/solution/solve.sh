@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+tar -xzf /app/pkg.tar.gz -C /app

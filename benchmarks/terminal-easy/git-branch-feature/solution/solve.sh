@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+git -C /app/repo branch feature

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+git init /app/project

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+mv /app/draft.md /app/final.md

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+python3 /app/gen.py

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+printf 'mallory\nalice\ndave\nbob\ncarol\n' > /app/names.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+tar -czf /app/notes.tar.gz -C /app notes
