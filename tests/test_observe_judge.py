@@ -216,3 +216,20 @@ def test_a_view_computed_once_is_what_the_judge_reads_and_keys_on(monkeypatch):
     assert view in request.messages[1]["content"]
     [marked] = Judge(ScriptedLLM([{"content": GOOD}])).judge_many([JudgeItem(INSTRUCTION, data, "calc", "VIEW-X")])
     assert marked.key != plain_key  # the passed view, not a fresh compression, is what was asked
+
+
+def test_a_failing_score_still_without_a_reason_after_the_repair_stands_with_its_outcome_as_reason():
+    """Qwen-0.5B gave a score of 5 with "none" as its reason, and again after the repair: the score
+    is the judgement, so it stands; the outcome sentence becomes the reason, marked as not stated."""
+    from adaptive_skill.observe.judge import UNSTATED
+
+    unreasoned = {**BAD, "failure_reason": "none"}
+    verdict = Judge(ScriptedLLM([{"content": unreasoned}, {"content": unreasoned}])).judge(
+        INSTRUCTION, trajectory([bash("make", "error: x\n", 2)]))
+    assert isinstance(verdict, Verdict) and verdict.score == BAD["score"]
+    assert verdict.failure_reason == UNSTATED + BAD["outcome"]
+    # Anything else wrong with the reply is still a judge error.
+    broken = {**unreasoned, "category": "cooking"}
+    failure = Judge(ScriptedLLM([{"content": broken}, {"content": broken}])).judge(
+        INSTRUCTION, trajectory([bash("make", "error: x\n", 2)]))
+    assert isinstance(failure, JudgeFailure) and "invalid reply after repair" in failure.reason

@@ -9,6 +9,7 @@ configured categories (one repair round, inside the LLM layer); a judge that sti
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -50,6 +51,7 @@ without submitting, and a submission made without checking the result are signs 
 
 
 NO_REASON = {"", "none", "null", "n/a"}  # a failure_reason that gives none
+UNSTATED = "no reason given; the judge's outcome: "  # a failing verdict whose reason is its outcome
 
 
 def _reason_always_written(schema: dict[str, Any]) -> None:
@@ -200,12 +202,31 @@ class Judge:
             # No task_id: judge tokens must not eat the agent's per-task budget (run totals still count).
             reply = self.llm.complete_json(messages, self.schema)
         except StructuredOutputError as exc:
-            return self._failed(f"invalid reply after repair: {exc}", task_id, key)
+            reply = self._unreasoned(exc.raw)
+            if reply is None:
+                return self._failed(f"invalid reply after repair: {exc}", task_id, key)
         except LLMError as exc:
             return self._failed(str(exc), task_id, key)
         if self.cache is not None:
             self.cache.put(key, reply.model_dump(mode="json"))
         return self._verdict(reply, task_id, key, cached=False)
+
+    def _unreasoned(self, raw: str | None) -> BaseModel | None:
+        """A reply still refused after the repair only because a failing score came with no reason
+        ("none"): the score is the judgement, so it stands, and the judge's own outcome sentence is
+        its reason, marked as such (UNSTATED). Small models do this (Qwen-0.5B: a score of 5 with
+        "none", twice). Anything else wrong with the reply is still a judge error (None here)."""
+        try:
+            data = json.loads(raw or "")
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or str(data.get("failure_reason") or "").strip().lower() not in NO_REASON:
+            return None
+        outcome = " ".join(str(data.get("outcome") or "").split())
+        try:
+            return self.schema.model_validate({**data, "failure_reason": f"{UNSTATED}{outcome}"[:600]})
+        except ValueError:
+            return None
 
     @staticmethod
     def _verdict(reply: BaseModel, task_id: str | None, key: str, cached: bool) -> Verdict:
