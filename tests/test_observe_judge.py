@@ -1,6 +1,7 @@
 """The judge with the scripted model: what it is shown (never labels), schema repair,
 judge_error, the on-disk cache, parallel batches and the report."""
 
+import json
 import threading
 
 import pytest
@@ -224,7 +225,9 @@ def test_a_failing_score_still_without_a_reason_after_the_repair_stands_with_its
     from adaptive_skill.observe.judge import UNSTATED
 
     unreasoned = {**BAD, "failure_reason": "none"}
-    verdict = Judge(ScriptedLLM([{"content": unreasoned}, {"content": unreasoned}])).judge(
+    # prose around the object and a raw newline in it, as a small model writes
+    as_written = "Here it is: " + json.dumps({**BAD, "failure_reason": "None"}).replace(', "failure', ',\n"failure')
+    verdict = Judge(ScriptedLLM([{"content": unreasoned}, {"content": as_written}])).judge(
         INSTRUCTION, trajectory([bash("make", "error: x\n", 2)]))
     assert isinstance(verdict, Verdict) and verdict.score == BAD["score"]
     assert verdict.failure_reason == UNSTATED + BAD["outcome"]

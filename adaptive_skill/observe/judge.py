@@ -216,8 +216,9 @@ class Judge:
         ("none"): the score is the judgement, so it stands, and the judge's own outcome sentence is
         its reason, marked as such (UNSTATED). Small models do this (Qwen-0.5B: a score of 5 with
         "none", twice). Anything else wrong with the reply is still a judge error (None here)."""
-        try:
-            data = json.loads(raw or "")
+        text = raw or ""
+        try:  # the object, without prose around it; raw newlines inside strings as parse_json takes them
+            data = json.loads(text[text.find("{"):text.rfind("}") + 1], strict=False)
         except ValueError:
             return None
         if not isinstance(data, dict) or str(data.get("failure_reason") or "").strip().lower() not in NO_REASON:
