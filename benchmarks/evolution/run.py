@@ -25,13 +25,12 @@ warm-up tier), K=2 repeats, N cycles, batch 4, gate rounds 2:
   evolve N * batch 4, plus the mutated side H*2 = 24 for every cycle whose evolver changed something,
          plus a new baseline's 24 after an acceptance
   tags   H*K = 24 per accepted tag
-Measured 2026-11-24 with Qwen2.5-Coder-0.5B at 6 steps, temperature 0.3, on a 2-core VM shared with
-two other runs of the model (load ~5), with the 56-task suite (H=8): 58-73 s per attempt including its
-judge call (seed 16 attempts in 1166 s, expert 16 in 924 s); a cycle whose evolver changed nothing
-took 378 s. So --cycles 1 took 41 min in all and the default (2 cycles) needed about 60-90 min. With
-H=12 every holdout evaluation takes half as long again (about 29 min for seed, 23 for expert at those
-rates), so the default needs about 65-120 min (an estimate, not yet re-measured). To shorten it,
-lower --cycles or --repeats, not the holdout (fewer tasks widen the interval most). docs/results.md has the figures.
+         (reused from the round cache when the gate ran as many rounds on the same workspace)
+Measured 2026-11-24 (run 2 in docs/results.md; Qwen2.5-Coder-0.5B, 6 steps, temperature 0.3, 2-core VM
+at load 3-5): 56-65 s per holdout attempt including its judge verdict (seed 24 in 1342 s, expert 24 in
+1554 s); a cycle whose evolver changed nothing 7 min. The default (2 cycles) took 63 min with no change
+reaching the gate; each cycle that reaches it adds about 25 min, so 63-115 min in all. To shorten it,
+lower --cycles or --repeats, not the holdout (fewer tasks widen the interval most).
 """
 
 from __future__ import annotations
