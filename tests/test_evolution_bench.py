@@ -161,3 +161,25 @@ def test_report_table_and_plot(tmp_path):
     assert "| 2 | 50% [" in evo_line  # cycle 2, pass rate 3/6
     assert "0.50 [" in evo_line  # (0.5 - 0.167) / (0.833 - 0.167) = 0.5
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_evolver_mode_is_a_setting_and_reaches_the_config(tmp_path):
+    import run as bench
+
+    structured = bench.settings(bench.parse_args(["--out", str(tmp_path / "a")]))
+    single = bench.settings(bench.parse_args(["--out", str(tmp_path / "b"), "--evolver", "single"]))
+    assert structured["evolver"] == "structured" and single["evolver"] == "single"
+    assert bench.build_config(structured, tmp_path / "a").evolver.mode == "structured"
+    assert bench.build_config(single, tmp_path / "b").evolver.mode == "single"
+    assert _cli("--out", str(tmp_path / "c"), "--evolver", "nonsense").returncode == 2
+
+
+def test_next_reply_probe_counts_a_copied_observation():
+    sys.path.insert(0, str(REPO / "benchmarks" / "protocol"))
+    from next_reply import copies, observation
+
+    output = "cp: cannot create regular file '/app/backup/x': No such file or directory"
+    assert copies(output, output) and copies("cp: command not found", "cp: command not found\n")
+    assert not copies("mkdir -p /app/backup && cp a /app/backup/x", output)
+    assert observation(output, 1, "plain") == f"Observation (bash):\n{output}\n[exit code 1]"
+    assert observation(output, 1, "question").startswith(observation(output, 1, "plain") + "\n\n")
