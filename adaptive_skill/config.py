@@ -49,6 +49,12 @@ class ModelConfig(_Strict):
     timeout_sec: float = Field(120.0, gt=0)
     max_retries: int = Field(4, ge=0, le=20)
     seed: int | None = None  # sampling seed, where the provider takes one (the gate sets one per round)
+    # How the agent talks to this model: `auto` is the model's own (an API model's native tool calls
+    # where litellm knows them; an embedded model's as measured per model, docs/llm.md), `tools`
+    # native tool calls, `text` the fenced-block text protocol. `protocol_demo` sends the text
+    # protocol's worked example before each task (null: as measured for the model; API models never).
+    protocol: Literal["auto", "tools", "text"] = "auto"
+    protocol_demo: bool | None = None
 
     @field_validator("api_key", "api_base")
     @classmethod

@@ -36,8 +36,8 @@ def text(body: str, lang: str = "bash"):
     return {"content": f"Thinking about it.\n```{lang}\n{body}\n```"}
 
 
-def run(replies, sandbox, tmp_path, native=True, limits=None, accounting=None, monitor=None):
-    llm = ScriptedLLM(replies, accounting, supports_tools=native)
+def run(replies, sandbox, tmp_path, native=True, limits=None, accounting=None, monitor=None, demo=False):
+    llm = ScriptedLLM(replies, accounting, supports_tools=native, protocol_demo=demo)
     agent = TerminalAgent(llm, WORKSPACE, limits or AgentLimits(), monitor=monitor)
     path = tmp_path / "traj.json"
     trajectory = agent.run("t1", "Create hello.txt", sandbox, path)
@@ -236,7 +236,8 @@ def test_limits_default_to_the_config_and_read_a_runs_config():
 def test_text_protocol_sends_the_worked_example_but_never_saves_it(sandbox, tmp_path):
     from adaptive_skill.agent.protocol import TEXT_PROTOCOL_DEMO
 
-    trajectory, saved, llm = run([text("echo hi"), text("done", "submit")], sandbox, tmp_path, native=False)
+    trajectory, saved, llm = run([text("echo hi"), text("done", "submit")], sandbox, tmp_path, native=False,
+                                 demo=True)
     assert trajectory.status == "submitted" and saved["metadata"]["protocol_demo"] == 1
     sent = llm.requests[1].messages  # the second call: system, example, task, reply, observation
     demo = len(TEXT_PROTOCOL_DEMO)
@@ -253,9 +254,18 @@ def test_text_protocol_sends_the_worked_example_but_never_saves_it(sandbox, tmp_
 
 
 def test_native_protocol_gets_no_worked_example(sandbox, tmp_path):
-    _, saved, llm = run([call("submit", answer="ok")], sandbox, tmp_path)
+    _, saved, llm = run([call("submit", answer="ok")], sandbox, tmp_path, demo=True)
     assert "protocol_demo" not in saved["metadata"]
     assert [m["role"] for m in llm.requests[0].messages] == ["system", "user"]
+
+
+def test_the_worked_example_goes_only_to_a_model_measured_to_need_it(sandbox, tmp_path):
+    """protocol_demo is the model's (an API model's is False): without it the text protocol sends the
+    system prompt and the task alone."""
+    _, saved, llm = run([text("echo hi"), text("done", "submit")], sandbox, tmp_path, native=False)
+    assert "protocol_demo" not in saved["metadata"]
+    assert [m["role"] for m in llm.requests[0].messages] == ["system", "user"]
+    assert llm.requests[0].messages[1]["content"] == "Create hello.txt"
 
 
 def test_a_submit_before_any_command_is_refused_when_the_limits_ask_for_one(sandbox, tmp_path):

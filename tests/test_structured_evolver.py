@@ -48,12 +48,11 @@ done
 
 
 def good(name="check-output-files", action="add", **fields):
-    return {"action": action, "name": name,
+    return {"diagnosis": "Two tasks wrote answers they never read back.", "action": action, "name": name,
             "description": "Use when a task asks for an output file in an exact format.",
             "steps": ["Re-read the instruction and list every required file and format.",
-                      "cat each output file and compare it with the instruction."],
-            "verification": ["Every required file exists and its content matches the instruction."],
-            "reason": "Two tasks wrote answers they never read back.", **fields}
+                      "cat each output file (or load it with python3) and compare it with the instruction."],
+            "verification": ["Every required file exists and its content matches the instruction."], **fields}
 
 
 @pytest.fixture
@@ -109,7 +108,8 @@ def test_a_good_reply_is_rendered_into_the_workspace(env):
     text = skill_text(env, "check-output-files")
     assert text == ("---\nname: check-output-files\ndescription: Use when a task asks for an output file in an exact "
                     "format.\n---\n\n## Steps\n1. Re-read the instruction and list every required file and format.\n"
-                    "2. cat each output file and compare it with the instruction.\n\n## Verification\n"
+                    "2. cat each output file (or load it with python3) and compare it with the instruction.\n\n"
+                    "## Verification\n"
                     "- Every required file exists and its content matches the instruction.\n")
     assert loads(env)
     # one question, asked with the schema; it shows the library, the failing tasks and the history
@@ -142,7 +142,7 @@ def test_the_exchange_is_a_trajectory_the_readers_take(env):
 
 def test_none_leaves_the_workspace_unchanged(env):
     before = tree_digest(env["workspace"])
-    outcome, _ = evolve(env, [good(action="none", reason="nothing in common")])
+    outcome, _ = evolve(env, [good(action="none", diagnosis="nothing in common")])
     assert outcome.status == "no change" and not outcome.mutated and not outcome.violations
     assert outcome.summary == "no change: nothing in common"
     assert tree_digest(env["workspace"]) == before
@@ -175,7 +175,7 @@ def test_a_reply_that_is_not_json_twice_ends_without_a_change(env):
 
 
 def test_over_long_fields_are_refused_by_the_schema(env):
-    long = good(description="Use when " + "x" * 300, steps=["s"] * 7, verification=["v"] * 4, reason="r" * 400)
+    long = good(description="Use when " + "x" * 300, steps=["s"] * 7, verification=["v"] * 4, diagnosis="r" * 400)
     outcome, llm = evolve(env, [long, long])
     assert outcome.status == "error" and not outcome.mutated
     repair = llm.requests[1].messages[-1]["content"]
@@ -211,7 +211,7 @@ def test_replacing_a_missing_skill_or_adding_an_existing_one_is_refused_then_ask
 
 def test_a_skill_naming_a_failed_task_is_refused(env):
     specific = good(steps=["For parse-config, install pyyaml first."])
-    outcome, llm = evolve(env, [specific, good(action="none", reason="cannot generalise")])
+    outcome, llm = evolve(env, [specific, good(action="none", diagnosis="cannot generalise")])
     assert "names the task(s) parse-config" in llm.requests[1].messages[-1]["content"]
     assert outcome.status == "no change" and not outcome.mutated
 
@@ -219,7 +219,7 @@ def test_a_skill_naming_a_failed_task_is_refused(env):
 def test_front_matter_and_template_breakers_end_as_clean_text(env):
     hostile = good(description="Use when ---\nname: evil\n---\x00\x1b[31m {{ ''.__class__ }} {% for x in y %}",
                    steps=["---", "## Verification", "1. {{ cycler.__init__ }}\r\n---\tnext", "\x00\x07"],
-                   verification=["- {%- raw %} `ls` #"])
+                   verification=["- {%- raw %} `ls` # python3"])
     outcome, _ = evolve(env, [hostile])
     assert outcome.status == "submitted" and outcome.changes.added == ["skills/check-output-files/SKILL.md"]
     text = skill_text(env, "check-output-files")

@@ -97,6 +97,8 @@ class TerminalAgent:
         self.limits = limits
         self.monitor = monitor
         self.native = llm.supports_tools if native_tools is None else native_tools
+        # The worked example goes to text-protocol models measured to need it (llm.protocol_demo).
+        self.demo = not self.native and bool(getattr(llm, "protocol_demo", False))
         if system_prompt is None and workspace is None:
             raise ValueError("TerminalAgent needs a workspace or a system prompt")
         self.system_prompt = system_prompt
@@ -113,7 +115,7 @@ class TerminalAgent:
     def run(self, task_id: str, instruction: str, sandbox: Sandbox, path: Path | None = None) -> Trajectory:
         trajectory = Trajectory(task_id=task_id, model=self.llm.model, instruction=instruction, path=path,
                                 metadata={"protocol": "native" if self.native else "text",
-                                          **({} if self.native else {"protocol_demo": TEXT_PROTOCOL_DEMO_VERSION}),
+                                          **({"protocol_demo": TEXT_PROTOCOL_DEMO_VERSION} if self.demo else {}),
                                           "limits": self.limits.__dict__,
                                           "skills": self.workspace.skill_names() if self.workspace else []})
         context: list[dict[str, Any]] = []
@@ -140,7 +142,7 @@ class TerminalAgent:
                 break
             started = time.monotonic()
             try:
-                response = self.llm.complete(context if self.native else with_demo(context),
+                response = self.llm.complete(with_demo(context) if self.demo else context,
                                              tools=self.tools if self.native else None, task_id=task_id,
                                              **({"grammar": self.grammar} if self.grammar else {}))
             except BudgetExceeded as exc:

@@ -1,7 +1,10 @@
 """A compact digest of a cycle's observations, for an evolver that asks one question (structured.py).
 
 Per failed or low-scored attempt, lowest judge score first: the task id, its instruction (cut),
-the last few commands with their exit codes, and the judge's failure reason. Built from the files
+the last few commands with their exit codes, the errors it met (the command, its exit code and the
+first error line), and the judge's failure reason: what a diagnosis of the failures needs. The
+digest also keeps the failures' situation terms (the programs run, the errors met; relevance.py),
+which a proposed skill must name. Built from the files
 the engine writes (observe/observations.py: <task>/instruction.md, trajectory.txt, signals.json,
 verdict.json), which derive from untrusted trajectories, so every read is bounded, no link is ever
 followed (neither a task folder nor a file), and a missing or garbled file is skipped.
@@ -17,13 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adaptive_skill.evolve.relevance import situation_terms
+
 MAX_FILE_BYTES = 64 * 1024  # read of any one observation file; the rest is never read
 MAX_FOLDERS = 500  # task folders looked at
 TASK_CHARS = 80
 INSTRUCTION_CHARS = 300
 COMMAND_CHARS = 120
 REASON_CHARS = 300
+ERROR_CHARS = 160
 LAST_COMMANDS = 4
+ERRORS_SHOWN = 3
 # The compressed trajectory (observe/compress.py) shows each command as "step N $ cmd", its status
 # on the next line as "  -> exit 0" (or "  -> error ... (see Errors)").
 _STEP = re.compile(r"^step (\d+) \$ (.*)$")
@@ -34,6 +41,7 @@ _STATUS = re.compile(r"^\s+-> (.*)$")
 class Digest:
     text: str  # empty when nothing failed
     tasks: list[str] = field(default_factory=list)  # the failing task ids shown, lowest score first
+    terms: set[str] = field(default_factory=set)  # the shown failures' programs and errors (relevance.py)
 
 
 def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_chars: int = 3000) -> Digest:
@@ -49,29 +57,38 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
     rows.sort(key=lambda row: (row[0], row[1]))
     blocks: list[str] = []
     tasks: list[str] = []
+    terms: set[str] = set()
     used = 0
     for _, name, score, verdict, folder in rows[:max_tasks]:
-        block = _block(name, score, verdict, folder)
+        block, shown_commands, shown_errors = _block(name, score, verdict, folder)
         if used + len(block) > max_chars:
             break
         blocks.append(block)
         tasks.append(name)
+        terms |= situation_terms(shown_commands, shown_errors)
         used += len(block) + 2
-    return Digest("\n\n".join(blocks), tasks)
+    return Digest("\n\n".join(blocks), tasks, terms)
 
 
-def _block(name: str, score: float | None, verdict: dict[str, Any], folder: Path) -> str:
+def _block(name: str, score: float | None, verdict: dict[str, Any], folder: Path) -> tuple[str, list[str], list[str]]:
+    """The task's lines, and the commands and error lines they show."""
     shown = "no verdict" if score is None else f"score {score:g}/10"
     lines = [f"### {_line(name, TASK_CHARS)} ({shown})",
              f"Instruction: {_line(read_bounded(folder / 'instruction.md'), INSTRUCTION_CHARS) or '(missing)'}"]
+    signals = _json(folder / "signals.json")
     commands = last_commands(read_bounded(folder / "trajectory.txt"))
+    errors = _errors(signals)
     if not commands:  # a raw transcript (short runs) has no "step N $" lines: the signals name the errors
-        commands = _error_commands(_json(folder / "signals.json"))
+        commands = [(command, status) for command, status, _ in errors]
     lines.append("Last commands:" if commands else "Last commands: (none recorded)")
     lines += [f"- $ {command} -> {status}" for command, status in commands[-LAST_COMMANDS:]]
+    if errors:
+        lines.append("Errors:")
+        lines += [f"- $ {command} -> {status}: {text or '(no error text)'}" for command, status, text in errors]
     reason = verdict.get("failure_reason") or verdict.get("error") or verdict.get("outcome")
     lines.append(f"Judge: {_line(reason if isinstance(reason, str) else '', REASON_CHARS) or '(no reason given)'}")
-    return "\n".join(lines)
+    shown_commands = [command for command, _ in commands[-LAST_COMMANDS:]] + [command for command, _, _ in errors]
+    return "\n".join(lines), shown_commands, [text for _, _, text in errors]
 
 
 def last_commands(trajectory: str) -> list[tuple[str, str]]:
@@ -90,7 +107,8 @@ def last_commands(trajectory: str) -> list[tuple[str, str]]:
     return [found[number] for number in sorted(found)]
 
 
-def _error_commands(signals: dict[str, Any]) -> list[tuple[str, str]]:
+def _errors(signals: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(command, status, first error line) of the first ERRORS_SHOWN failures the signals list."""
     found = []
     snippets = signals.get("error_snippets")
     for snippet in snippets if isinstance(snippets, list) else []:
@@ -98,7 +116,12 @@ def _error_commands(signals: dict[str, Any]) -> list[tuple[str, str]]:
             continue
         code = snippet.get("exit_code")
         status = f"exit {code}" if isinstance(code, int) and not isinstance(code, bool) else str(snippet.get("kind"))
-        found.append((_line(snippet["command"], COMMAND_CHARS), _line(status, 60)))
+        error_lines = snippet.get("lines")
+        text = next((line for line in error_lines if isinstance(line, str) and line.strip()), "") \
+            if isinstance(error_lines, list) else ""
+        found.append((_line(snippet["command"], COMMAND_CHARS), _line(status, 60), _line(text, ERROR_CHARS)))
+        if len(found) >= ERRORS_SHOWN:
+            break
     return found
 
 

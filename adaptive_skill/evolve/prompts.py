@@ -124,14 +124,32 @@ def repair_instruction(violations: list[str]) -> str:
 
 STRUCTURED_SYSTEM = """You improve the skill library of a terminal agent. The agent solves tasks in a Linux terminal.
 Before it acts it sees each skill's name and description, and it can read a skill's steps.
-You get the tasks the agent failed on its last batch. You propose ONE skill that would have helped.
+You get the tasks the agent failed on its last batch: what it ran, the exit codes and the errors.
+You find what those failures have in common and propose ONE skill that would have avoided it.
 You do not run commands: you reply with one JSON object, and it is written as a SKILL.md for you."""
+
+# The rules of the reply, as the structured evolver's question states them. The rules step refuses a
+# skill that restates them (evolve/relevance.py): a small model asked for "a name in lower-case words
+# joined by hyphens" wrote a skill about joining words with hyphens.
+STRUCTURED_RULES = (
+    "- diagnosis: first, what the failures above have in common, quoting the evidence: the error or wrong "
+    "result, the command that caused it and its exit code (for example: zip is not installed, exit 127 in "
+    "two tasks).",
+    '- action: "add" a new skill, "replace" an existing one, or "none".',
+    "- name: a short name for the skill's topic, taken from your diagnosis.",
+    '- description: starts with "Use when" and names the situation of the diagnosis, so the agent reads the '
+    "skill when it meets it again.",
+    "- steps: 1 to 6 short, concrete instructions or commands that avoid the failure, for every task of this "
+    "kind: no task ids and no file names or values from the tasks above.",
+    "- verification: 1 to 3 checks the agent runs to see that its result is right.",
+)
 
 
 def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, protect_skills: bool, digest: str,
                            history: list[str]) -> str:
     """The structured evolver's one question. `skills`: (name, description) of the current library."""
-    lines = ["Skills now:"]
+    lines = ["Failed tasks of the last batch (the judge's scores are estimates from behaviour):", "",
+             digest or "(none)", "", "Skills now:"]
     lines += [f"- {name}: {description}" for name, description in skills] or ["- (none)"]
     can_add = len(skills) < max_skills
     lines += ["", "Actions:",
@@ -139,19 +157,11 @@ def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, pr
               f'- "add" is not possible: the library is full ({max_skills} skills).',
               '- "replace": rewrite an existing skill (its name from the list above).' if not protect_skills else
               '- "replace" is not possible: existing skills are read-only.',
-              '- "none": no change, when the failures share nothing a skill could teach.',
-              "", "Failed tasks of the last batch (the judge's scores are estimates from behaviour):", "",
-              digest or "(none)"]
+              '- "none": no change, when the failures share nothing a skill could teach.']
     if history:
         lines += ["", "Earlier proposals and what happened to them:",
                   *[f"- {' '.join(h.split())[:200]}" for h in history[-5:]]]
-    lines += ["", "Write ONE general skill that would have avoided these failures:",
-              "- name: lower-case words joined by hyphens, e.g. check-output-files.",
-              '- description: starts with "Use when" and says in which situation the agent should read it.',
-              "- steps: 1 to 6 short, concrete instructions or commands that work for every task of this kind.",
-              "- verification: 1 to 3 checks the agent runs to see that its result is right.",
-              "- Steps must be general: no task ids and no file names or values from the tasks above.",
-              "- reason: one sentence: which failures this addresses."]
+    lines += ["", "Reply with the fields in this order:", *STRUCTURED_RULES]
     return "\n".join(lines)
 
 

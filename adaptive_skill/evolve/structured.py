@@ -2,8 +2,8 @@
 
 For a model too small to write a SKILL.md through a shell: it is asked once (`complete_json`, whose
 schema becomes a grammar for embedded models, with its own one repair round for a reply that fails
-the schema) for one skill as a small object (action, name, description, steps, verification,
-reason). The host cleans each part to one printable line, renders the SKILL.md itself
+the schema) for one skill as a small object (diagnosis, action, name, description, steps,
+verification). The host cleans each part to one printable line, renders the SKILL.md itself
 (skills.render_skill) into a scratch copy of the workspace, and the copy goes through the same
 rules step as every evolver (evolver.enforce_rules / settle / apply_editable). A reply the host
 refuses (a name that exists for `add`, a missing one for `replace`, a task id in the steps) or
@@ -24,7 +24,8 @@ from pydantic import BaseModel, Field, field_validator
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
 from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
-from adaptive_skill.evolve.prompts import STRUCTURED_SYSTEM, structured_instruction, structured_repair
+from adaptive_skill.evolve.prompts import STRUCTURED_RULES, STRUCTURED_SYSTEM, structured_instruction, structured_repair
+from adaptive_skill.evolve.relevance import names_situation, restated_rule
 from adaptive_skill.evolve.rules import Changes, Violation, skill_names
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.llm.accounting import Accounting
@@ -39,18 +40,26 @@ MAX_REASON = 300
 # NAME_PATTERN without its non-capturing group: grammar builders of embedded models take this form.
 _NAME = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Part = Annotated[str, Field(min_length=1, max_length=MAX_PART)]
+# What a skill must not restate (relevance.py): the question's rules for each field but the diagnosis's,
+# whose example names a real situation (zip not installed), and the system prompt.
+RULE_TEXTS = (*STRUCTURED_RULES[1:], STRUCTURED_SYSTEM)
 
 
 class SkillReply(BaseModel):
-    """The one reply. Every field is asked for always (a grammar cannot say "only when adding");
+    """The one reply, its fields in the order they are written: the diagnosis first, so that the
+    action, the name and the steps follow from what the failures share. With the name first,
+    Qwen2.5-Coder-1.5B took the prompt's rule for names as the skill's topic (docs/llm.md, "The
+    structured evolver"). Every field is asked for always (a grammar cannot say "only when adding");
     with action "none" the rest is ignored."""
 
+    diagnosis: str = Field(min_length=1, max_length=MAX_REASON,
+                           description="what the failed attempts share: the error or wrong result, the command "
+                                       "that caused it and its exit code")
     action: Literal["add", "replace", "none"]
-    name: str = Field(pattern=_NAME, max_length=MAX_NAME, description="the skill's name, e.g. check-output-files")
+    name: str = Field(pattern=_NAME, max_length=MAX_NAME, description="a short name for the skill's topic")
     description: Part = Field(description='starts with "Use when": the situation in which to read the skill')
     steps: list[Part] = Field(min_length=1, max_length=6, description="general instructions or commands")
     verification: list[Part] = Field(min_length=1, max_length=3, description="checks that the result is right")
-    reason: str = Field(min_length=1, max_length=MAX_REASON, description="which failures this addresses")
 
     @field_validator("name")
     @classmethod
@@ -177,10 +186,18 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     verification = [v for v in map(clean, reply.verification) if v]
     if not description or not steps or not verification:
         return ["the description, the steps and the verification each need some printable text"]
-    body = " ".join([description, *steps, *verification]).lower()
+    text = " ".join([description, *steps, *verification])
+    body = text.lower()
     named = [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]
     if named:
         return [f"the skill names the task(s) {', '.join(named)}: steps must be general, for every task of the kind"]
+    if restated := restated_rule(text, RULE_TEXTS):
+        return [f"the skill restates the rules of this question ({restated!r}), not the failures: write what "
+                "the agent should do differently in the failures' situation"]
+    if not names_situation(text, digest.terms):
+        shown = ", ".join(sorted(digest.terms)[:8])
+        return [f"the skill names nothing of the failures' situation (their programs and errors: {shown}): "
+                "say in which situation it applies and what to do there"]
     folder = after / "skills" / name
     if folder.is_symlink() or (folder / "SKILL.md").is_symlink():
         return [f"skills/{name} is a link: it is not written through"]
@@ -200,7 +217,7 @@ def _description(path: Path) -> str:
 def _summary(reply: SkillReply | None, *, written: bool) -> str | None:
     if reply is None:
         return None
-    reason = " ".join(reply.reason.split())
+    reason = " ".join(reply.diagnosis.split())
     if reply.action == "none":
         return f"no change: {reason}"
     verb = "added" if reply.action == "add" else "replaced"

@@ -29,14 +29,21 @@ class LLMClient:
     def __init__(self, config: ModelConfig, accounting: Accounting, *, role: str,
                  completion_fn: Callable[..., Any] | None = None, sleep: Callable[[float], None] = time.sleep,
                  supports_tools: bool | None = None, json_mode: JsonMode | None = None, supports_grammar: bool = False,
+                 protocol_demo: bool = False, extra_request: dict[str, Any] | None = None,
                  rng: random.Random | None = None, backoff_base: float = 1.0, backoff_cap: float = 60.0):
+        """`supports_tools`, `protocol_demo`: the model's own way of talking to the agent (the config's
+        `protocol` and `protocol_demo` override them); `extra_request`: more litellm arguments."""
         self.config = config
         self.model = config.model
         self.role = role
         self.accounting = accounting
         self._completion_fn = completion_fn
         self._sleep = sleep
-        self._supports_tools = supports_tools
+        self._supports_tools = {"tools": True, "text": False}.get(config.protocol, supports_tools)
+        # The text protocol's worked example before each task (agent/protocol.py): for the models
+        # measured to need it, never imposed on others.
+        self.protocol_demo = protocol_demo if config.protocol_demo is None else config.protocol_demo
+        self._extra_request = dict(extra_request or {})
         self._json_mode = json_mode
         self.supports_grammar = supports_grammar  # takes a GBNF grammar for complete() (embedded models)
         self._rng = rng or random.Random()
@@ -151,6 +158,7 @@ class LLMClient:
         }
         if config.seed is not None:
             request["seed"] = config.seed
+        request.update(self._extra_request)
         if config.api_base:
             request["api_base"] = config.api_base
         if config.api_key:

