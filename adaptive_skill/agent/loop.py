@@ -24,12 +24,12 @@ from adaptive_skill.agent.protocol import (
     FORMAT_REMINDER,
     TEXT_PROTOCOL_DEMO_VERSION,
     TEXT_PROTOCOL_HELP,
-    TOOL_SPECS,
     Action,
     FormatProblem,
     parse_native,
     parse_text,
     text_protocol_grammar,
+    tool_specs,
     with_demo,
 )
 from adaptive_skill.agent.skillfiles import SKILLS_ROOT, SkillMount
@@ -102,17 +102,25 @@ class TerminalAgent:
         if system_prompt is None and workspace is None:
             raise ValueError("TerminalAgent needs a workspace or a system prompt")
         self.system_prompt = system_prompt
-        self.tools = [t for t in TOOL_SPECS if workspace is not None or t["function"]["name"] != "read_skill"]
-        # A model that takes a grammar (embedded) can only write replies parse_text accepts.
-        # Its bounds fit the reply's token limit, so a reply cannot be cut inside its block.
-        max_tokens = getattr(getattr(llm, "config", None), "max_tokens", None)
-        self.grammar = (text_protocol_grammar(tuple(t["function"]["name"] for t in self.tools),
-                                              max_tokens=max_tokens if isinstance(max_tokens, int) else None)
-                        if not self.native and getattr(llm, "supports_grammar", False) else None)
+        self.tools, self.grammar = self._protocol()
+
+    def _protocol(self) -> tuple[list[dict[str, Any]], str | None]:
+        """The tools (read_skill only with a workspace, and only for its skills' names) and, for a model
+        that takes a grammar (embedded) under the text protocol, the grammar that holds its replies to
+        what parse_text accepts, with bounds that fit the reply's token limit."""
+        skills = self.workspace.skill_names() if self.workspace is not None else None
+        tools = tool_specs(read_skill=self.workspace is not None, skills=skills)
+        if self.native or not getattr(self.llm, "supports_grammar", False):
+            return tools, None
+        max_tokens = getattr(getattr(self.llm, "config", None), "max_tokens", None)
+        return tools, text_protocol_grammar(tuple(t["function"]["name"] for t in tools),
+                                            max_tokens=max_tokens if isinstance(max_tokens, int) else None,
+                                            skills=skills)
 
     # -- the loop ----------------------------------------------------------------------------
 
     def run(self, task_id: str, instruction: str, sandbox: Sandbox, path: Path | None = None) -> Trajectory:
+        self.tools, self.grammar = self._protocol()  # the workspace's skills as they are now
         trajectory = Trajectory(task_id=task_id, model=self.llm.model, instruction=instruction, path=path,
                                 metadata={"protocol": "native" if self.native else "text",
                                           **({"protocol_demo": TEXT_PROTOCOL_DEMO_VERSION} if self.demo else {}),

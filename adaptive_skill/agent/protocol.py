@@ -16,7 +16,7 @@ from adaptive_skill.trajectory.textproto import (
 )
 
 __all__ = ["FORMAT_REMINDER", "TEXT_PROTOCOL_DEMO", "TEXT_PROTOCOL_DEMO_VERSION", "TEXT_PROTOCOL_HELP",
-           "TOOL_NAMES", "TOOL_SPECS", "Action", "FormatProblem", "with_demo",
+           "TOOL_NAMES", "TOOL_SPECS", "Action", "FormatProblem", "tool_specs", "with_demo",
            "parse_native", "parse_text", "text_protocol_grammar"]
 
 TOOL_NAMES = ("bash", "read_skill", "submit")
@@ -38,6 +38,22 @@ TOOL_SPECS = [
         "parameters": {"type": "object", "properties": {"answer": {"type": "string"}},
                        "required": ["answer"]}}},
 ]
+
+def tool_specs(*, read_skill: bool = True, skills: list[str] | None = None) -> list[dict]:
+    """The agent's tools. With `skills`, read_skill takes only their names (an enum in the schema,
+    which an embedded model's grammar follows): Qwen2.5-Coder-1.5B asked for skills that do not exist,
+    five times in one attempt, when any name was allowed."""
+    specs = []
+    for spec in TOOL_SPECS:
+        name = spec["function"]["name"]
+        if name == "read_skill" and not read_skill:
+            continue
+        if name == "read_skill" and skills:
+            spec = json.loads(json.dumps(spec))
+            spec["function"]["parameters"]["properties"]["name"]["enum"] = sorted(skills)
+        specs.append(spec)
+    return specs
+
 
 TEXT_PROTOCOL_HELP = """Reply with one short sentence of reasoning, then exactly ONE fenced block, one of these three:
 ```bash

@@ -8,7 +8,8 @@ to exactly one such call of one of the offered tools, and parses the reply back 
 name, arguments). The provider (local.py) sends the result to litellm as an ordinary tool call, so
 the agent, the trajectory and every reader see what they see from an API model.
 
-A reply is: an optional single line of reasoning (no `<`, at most `reasoning_chars`), then the call.
+A reply is: an optional single line of reasoning (no `<` nor backtick, at most `reasoning_chars`), then
+the call; an argument whose schema lists its values (an enum: read_skill's skill names) is one of them.
 The reasoning ends at its line break, a boundary the model writes itself: with a free paragraph
 allowed, Qwen2.5-Coder-1.5B explained itself until a character bound cut it mid-word. Arguments are
 JSON strings of at most `argument_chars` characters (escapes included) and ASCII-only bodies are not
@@ -50,8 +51,9 @@ class Bounds:
         return _FRAME_CHARS + 1 + self.reasoning_chars + self.argument_chars
 
 
-def tool_signatures(tools: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(name, its one string argument) of each tool; the grammar offers tools of that shape only."""
+def tool_signatures(tools: list[dict[str, Any]]) -> list[tuple[str, str, list[str] | None]]:
+    """(name, its one string argument, the values it may take or None) of each tool; the grammar
+    offers tools of that shape only."""
     found = []
     for tool in tools:
         function = tool.get("function") or {}
@@ -59,24 +61,32 @@ def tool_signatures(tools: list[dict[str, Any]]) -> list[tuple[str, str]]:
         strings = [key for key, spec in properties.items() if (spec or {}).get("type") == "string"]
         if not function.get("name") or len(properties) != 1 or len(strings) != 1:
             raise ValueError(f"tool {function.get('name')!r}: only tools with one string argument are supported")
-        found.append((function["name"], strings[0]))
+        enum = properties[strings[0]].get("enum")
+        values = [str(v) for v in enum] if isinstance(enum, list) and enum else None
+        found.append((function["name"], strings[0], values))
     return found
 
 
 def grammar(tools: list[dict[str, Any]], bounds: Bounds) -> str:
     """GBNF: an optional line of reasoning, then exactly one call of one of `tools`."""
     calls = []
-    for name, argument in tool_signatures(tools):
+    for name, argument, values in tool_signatures(tools):
         head = json.dumps(f'{{"name": "{name}", "arguments": {{"{argument}": ')[1:-1]
-        calls.append(f'"{head}" string "}}}}"')
+        value = "(" + " | ".join(_literal(json.dumps(v)) for v in values) + ")" if values else "string"
+        calls.append(f'"{head}" {value} "}}}}"')
     return "\n".join([
         f'root ::= reasoning? "{json.dumps(OPEN)[1:-1]}" call "{json.dumps(CLOSE)[1:-1]}"',
-        f'reasoning ::= [^<\\n]{{1,{bounds.reasoning_chars}}} "\\n"',
+        f'reasoning ::= [^<`\\n]{{1,{bounds.reasoning_chars}}} "\\n"',
         "call ::= " + " | ".join(calls),
         f'string ::= "\\"" char{{0,{bounds.argument_chars}}} "\\""',
         'char ::= [^"\\\\\\x00-\\x1f] | "\\\\" ["\\\\/bfnrt]',
         "",
     ])
+
+
+def _literal(text: str) -> str:
+    """`text` as a GBNF string literal."""
+    return json.dumps(text)
 
 
 def parse(text: str) -> tuple[str, str, str] | None:

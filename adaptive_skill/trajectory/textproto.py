@@ -25,6 +25,7 @@ _FENCE = re.compile(r"```([A-Za-z_]*)[ \t]*\n(.*?)```", re.DOTALL)
 _LANGUAGES = {"": "bash", "bash": "bash", "sh": "bash", "shell": "bash", "mswea_bash_command": "bash",
               "read_skill": "read_skill", "submit": "submit"}
 _TOOLS = tuple(dict.fromkeys(_LANGUAGES.values()))  # bash, read_skill, submit
+_SKILL = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")  # a skill name (skills.NAME_PATTERN), as a grammar may quote it
 # What str.strip() removes, as GBNF character ranges: a "visible" character is none of these.
 _WHITESPACE = "".join(f"\\u{ord(c):04x}" for c in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2028\u2029\u202f"
                       "\u205f\u3000") + "\\u2000-\\u200a"
@@ -42,7 +43,8 @@ def reasoning_chars(lines: int, line_units: int) -> int:
 
 
 def text_protocol_grammar(tools: tuple[str, ...] = _TOOLS, *, max_tokens: int | None = None,
-                          reasoning_lines: int = 3, line_units: int = 200, body_chars: int = 1500) -> str:
+                          reasoning_lines: int = 3, line_units: int = 200, body_chars: int = 1500,
+                          skills: list[str] | None = None) -> str:
     """A GBNF grammar (llama.cpp) whose every sentence `parse_text` accepts: up to `reasoning_lines`
     lines of reasoning, then exactly one fenced block of one of `tools`, then at most TAIL_CHARS of
     whitespace.
@@ -52,7 +54,8 @@ def text_protocol_grammar(tools: tuple[str, ...] = _TOOLS, *, max_tokens: int | 
     fence there, after which it picked a block at random. Reasoning may hold inline code (a single
     backtick, never two in a row, so no fence can begin inside it): the 1.5B writes "Replace `a` with
     `b`", and a grammar that ended the reasoning at its first backtick turned that into a block.
-    A bash block's fence may say bash, sh or shell, as code models write them.
+    A bash block's fence may say bash, sh or shell, as code models write them. With `skills`, a
+    read_skill block names one of them (skill names are [a-z0-9-], safe in a grammar literal).
 
     The tail matters: Qwen's tokenizer spells a closing fence and its line end as "``" + "`\n", so a
     grammar that ends at the third backtick forbids the model's own way of closing and pushes it to
@@ -67,18 +70,20 @@ def text_protocol_grammar(tools: tuple[str, ...] = _TOOLS, *, max_tokens: int | 
         budget = max_tokens - FENCE_CHARS - TAIL_CHARS
         if budget < 32:
             raise ValueError(f"max_tokens {max_tokens} leaves no room for a command under the text protocol")
-        while line_units > 8 and reasoning_chars(reasoning_lines, line_units) > budget // 3:
-            line_units //= 2
-        if reasoning_chars(reasoning_lines, line_units) > budget // 3:
+        while line_units > 8 and reasoning_chars(reasoning_lines, line_units) > budget // 2:
+            line_units = line_units * 4 // 5
+        if reasoning_chars(reasoning_lines, line_units) > budget // 2:
             reasoning_lines = 1
         body_chars = min(body_chars, budget - reasoning_chars(reasoning_lines, line_units) - 1)
     unknown = [tool for tool in tools if _LANGUAGES.get(tool) != tool]
     if unknown or not tools:
         raise ValueError(f"no text-protocol block for {unknown or 'no tools'}")
     shells = " | ".join(f'"{language}"' for language in BASH_LANGUAGES)
+    names = ("(" + " | ".join(f'"{name}"' for name in sorted(skills)) + ")"
+             if skills and all(_SKILL.match(name) for name in skills) else f"[A-Za-z0-9_.-]{{1,{min(64, body_chars)}}}")
     blocks = {
         "bash": f'"```" ({shells}) "\\n" blank* visible body{{0,{body_chars}}} "\\n```"',
-        "read_skill": f'"```read_skill\\n" [A-Za-z0-9_.-]{{1,{min(64, body_chars)}}} "\\n```"',
+        "read_skill": f'"```read_skill\\n" {names} "\\n```"',
         "submit": f'"```submit\\n" [^`\\n]{{0,{min(300, body_chars)}}} "\\n```"',
     }
     return "\n".join([

@@ -1,0 +1,86 @@
+"""The evolver probe: what the structured evolver writes when shown the failures of real cycles.
+
+    python benchmarks/roles/evolver.py RUN [RUN ...] [--model M] [--max-tokens T] [--json out.json]
+
+RUN is an `evolve` run directory (runs/<id>, or a learning-curve benchmark's DIR/runs/evolve). For
+every cycle whose observations hold a failure (RUN/cycles/NNN/observations), the structured evolver
+(evolve/structured.py, with the current prompt, schema and rules) is asked its one question on a
+scratch copy of the seed workspace (workspace/), exactly as the engine asks it, and its reply is
+printed in full: the diagnosis, the skill, and whether the rules wrote or refused it (and why).
+Whether a skill names the cause the failures share is a reader's judgement: docs/llm.md ("The
+structured evolver") lists each reply with that judgement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def questions(runs: list[Path]) -> list[Path]:
+    """Observations folders of real cycles with at least one task."""
+    found = []
+    for run in runs:
+        for observations in sorted(run.glob("cycles/*/observations")):
+            if any(p.is_dir() for p in observations.iterdir()):
+                found.append(observations)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    from adaptive_skill.config import EvolveConfig
+    from adaptive_skill.evolve.structured import StructuredEvolver
+    from adaptive_skill.llm import Accounting
+    from adaptive_skill.llm.client import make_llm
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("runs", nargs="+", type=Path)
+    p.add_argument("--model", default="local/qwen2.5-coder-1.5b")
+    p.add_argument("--max-tokens", type=int, default=1024)
+    p.add_argument("--json", type=Path)
+    args = p.parse_args(argv)
+    config = EvolveConfig.model_validate({"evolver": {"mode": "structured"}, "max_skills": 5,
+                                         "models": {"evolver": {"model": args.model,
+                                                                "max_tokens": args.max_tokens}}})
+    accounting = Accounting()
+    evolver = StructuredEvolver(make_llm(config.models.evolver, accounting, "evolver"), config,
+                                accounting=accounting)
+    rows = []
+    for observations in questions(args.runs):
+        with tempfile.TemporaryDirectory(prefix="evolver-probe-") as scratch:
+            workspace = Path(scratch) / "workspace"
+            shutil.copytree(ROOT / "workspace", workspace)
+            started = time.monotonic()
+            outcome = evolver.evolve(workspace, observations, Path(scratch) / "out")
+            seconds = time.monotonic() - started
+            record = json.loads((Path(scratch) / "out" / "evolver.json").read_text())
+        replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
+        row = {"cycle": str(observations.parent), "status": outcome.status, "summary": outcome.summary,
+               "seconds": round(seconds, 1), "replies": replies,
+               "violations": [v.message for v in outcome.violations], "errors": record["metadata"]["errors"]}
+        rows.append(row)
+        print(f"== {observations.parent} ({seconds:.0f} s): {outcome.status}")
+        print(record["messages"][1]["content"].split("\n\nSkills now:")[0])
+        for reply in replies:
+            print("-> " + reply)
+        for problem in row["violations"] + row["errors"]:
+            print("   refused: " + problem[:300])
+        print(flush=True)
+    written = sum(r["status"] == "submitted" for r in rows)
+    print(json.dumps({"questions": len(rows), "written": written,
+                      "statuses": {s: sum(r["status"] == s for r in rows) for s in {r["status"] for r in rows}}}))
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
