@@ -153,3 +153,14 @@ def test_ci_runs_the_readme_test_command():
     readme = (REPO / "README.md").read_text()
     command = next(line.strip() for line in readme.splitlines() if line.strip().endswith(".venv/bin/pytest"))
     assert command in (REPO / ".ci" / "run").read_text()
+
+
+def test_the_set_example_in_every_help_is_a_key_that_exists():
+    """The --set help's example is copied by users: it must name a real key (it once named
+    gating.margin, long gone, and gave "unknown key")."""
+    import re
+
+    result = cli("config", "check", "--help")
+    example = re.search(r"e\.g\. --set (\S+)", " ".join(result.stdout.split())).group(1)
+    checked = cli("config", "check", "configs/quickstart.yaml", "--set", example)
+    assert checked.returncode == 0, checked.stderr

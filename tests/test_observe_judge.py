@@ -236,3 +236,37 @@ def test_a_failing_score_still_without_a_reason_after_the_repair_stands_with_its
     failure = Judge(ScriptedLLM([{"content": broken}, {"content": broken}])).judge(
         INSTRUCTION, trajectory([bash("make", "error: x\n", 2)]))
     assert isinstance(failure, JudgeFailure) and "invalid reply after repair" in failure.reason
+
+
+def test_the_score_comes_after_the_outcome_and_reason_it_follows_from():
+    """A model writes its JSON front to back: the schema (and so an embedded model's grammar) asks
+    for the category, what happened and what went wrong before the score."""
+    from adaptive_skill.config import JudgeConfig
+    from adaptive_skill.observe.judge import SYSTEM_PROMPT, reply_schema
+
+    config = JudgeConfig()
+    schema = reply_schema(config.categories, config.pass_threshold).model_json_schema()
+    assert list(schema["properties"]) == ["category", "outcome", "failure_reason", "score"]
+    prompt = SYSTEM_PROMPT.format(categories=", ".join(config.categories), threshold=config.pass_threshold)
+    order = [prompt.index(f"- {field}:") for field in ("category", "outcome", "failure_reason", "score")]
+    assert order == sorted(order) and "in this order" in prompt
+
+
+def test_the_longest_reply_the_schema_allows_fits_reply_max_chars():
+    """The judge role's max_tokens must reach reply_max_chars for a reply never to be cut inside a
+    string (3 judge errors of 46 with the 1.5B at 256 tokens): the longest valid reply is within it."""
+    import json as _json
+
+    from adaptive_skill.config import JudgeConfig
+    from adaptive_skill.observe.judge import OUTCOME_MAX_CHARS, REASON_MAX_CHARS, reply_max_chars, reply_schema
+
+    config = JudgeConfig()
+    schema = reply_schema(config.categories, config.pass_threshold)
+    longest = max(config.categories, key=len)
+    reply = {"category": longest, "outcome": "o" * OUTCOME_MAX_CHARS, "failure_reason": "r" * REASON_MAX_CHARS,
+             "score": 10.0}
+    text = _json.dumps(reply)
+    schema.model_validate_json(text)
+    assert len(text) <= reply_max_chars(config.categories)
+    with pytest.raises(ValueError):
+        schema.model_validate({**reply, "outcome": "o" * (OUTCOME_MAX_CHARS + 1)})

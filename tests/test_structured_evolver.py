@@ -337,3 +337,35 @@ def test_the_schema_becomes_a_grammar_for_embedded_models():
     assert 'name ::= "\\"" [a-z0-9]+ ("-" [a-z0-9]+)* "\\"" space' in text
     assert 'action ::= "\\"add\\"" | "\\"replace\\"" | "\\"none\\""' in text
     grammar.LlamaGrammar.from_string(text, verbose=False)
+
+
+def test_a_skill_about_the_questions_own_rules_is_refused(env):
+    """The 1.5B, asked for a name "in lower-case words joined by hyphens", wrote a skill about joining
+    words with hyphens: a skill restating the question's rules is refused, then asked once more."""
+    echo = good(description="Use when you need a short name for the skill's topic, taken from your diagnosis.")
+    outcome, llm = evolve(env, [echo, good(action="none", diagnosis="nothing shared")])
+    assert "restates the rules of this question" in llm.requests[1].messages[-1]["content"]
+    assert outcome.status == "no change" and not outcome.mutated
+
+
+def test_a_skill_naming_nothing_of_the_failures_situation_is_refused(env):
+    """The failures ran python3 and met "No module named 'yaml'": a skill that names neither is about
+    something else (the 1.5B's `lower-case-words-joined-by-hyphens`)."""
+    (env["observations"] / "parse-config" / "signals.json").write_text(json.dumps({"error_snippets": [
+        {"step": 2, "kind": "error", "exit_code": 1, "command": "python3 -c 'import yaml'",
+         "lines": ["ModuleNotFoundError: No module named 'yaml'"]}]}))
+    off_topic = good(name="lower-case-words-joined-by-hyphens",
+                     description="Use when the agent needs to convert a string to lowercase and join words.",
+                     steps=["Lower-case the string.", "Join the words with hyphens."],
+                     verification=["The result has no capital letters."])
+    outcome, llm = evolve(env, [off_topic, good(name="check-modules", description="Use when a script "
+                                                "fails with No module named X.", steps=["Try the import first."],
+                                                verification=["The import succeeds."])])
+    asked_again = llm.requests[1].messages[-1]["content"]
+    assert "names nothing of the failures' situation" in asked_again and "no module named" in asked_again
+    assert "python" in asked_again
+    assert outcome.status == "submitted" and outcome.changes.created_skills == ["check-modules"]
+    # the question showed the error itself, its command and exit code, before the skills and the rules
+    asked = llm.requests[0].messages[-1]["content"]
+    assert "Errors:\n- $ python3 -c 'import yaml' -> exit 1: ModuleNotFoundError: No module named 'yaml'" in asked
+    assert asked.index("### parse-config") < asked.index("Skills now:") < asked.index("- diagnosis:")

@@ -9,7 +9,7 @@ def add_config_args(parser: argparse.ArgumentParser, required: bool = False, wit
     if with_file:
         parser.add_argument("--config", "-c", required=required, metavar="FILE", help="YAML config file")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a config value, e.g. --set gating.margin=0.5 (repeatable)")
+                        help="override a config value, e.g. --set gating.max_rounds=10 (repeatable)")
 
 
 def add_run_arg(parser: argparse.ArgumentParser) -> None:
