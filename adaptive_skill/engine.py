@@ -246,12 +246,25 @@ class AdaptiveSkillEngine:
         labels = {r.task_id: r.passed for r in results if r.failure_mode != "unverified"}
         write_observations(self.run_dir.cycle_dir(n) / "observations", items,
                            {task_id: self._task(task_id).instruction for task_id in solved.tasks},
-                           labels=None if self.config.trajectory_only else labels)
+                           labels=None if self.config.trajectory_only else labels,
+                           skill_use=self._skill_use(n, {item.task: item.score for item in items}))
         scores = [item.score for item in items if item.score is not None]
         return ObserveResult(items=items, mean_score=round(sum(scores) / len(scores), 3) if scores else None,
                              judge_errors=sum(1 for item in items if item.judge_error),
                              calibration=calibrate_results(labels, verdicts,
                                                            threshold=self.config.judge.pass_threshold))
+
+    def _skill_use(self, n: int, scores: dict[str, float | None]) -> list[str]:
+        """How the agent used each current skill in the train attempts of cycles 1..n (judge scores
+        only: the evolver sees no holdout task and no test result through it)."""
+        from adaptive_skill.observe.attribution import attribute, evolver_lines, observed_scores, solve_uses
+
+        uses = []
+        for cycle in range(1, n + 1):
+            folder = self.run_dir.cycle_dir(cycle)
+            known = scores if cycle == n else observed_scores(folder / "observe.json")
+            uses += solve_uses(folder / "solve", known, "train")
+        return evolver_lines(attribute(uses), Workspace(self.run_dir.workspace).skill_names())
 
     def _human_verdict(self, n: int, people: HumanVerdicts, item: ObservedItem) -> ObservedItem:
         """People's rating in place of the judge's verdict (the judge's stays beside it, for the report)."""
@@ -355,6 +368,7 @@ class AdaptiveSkillEngine:
         threshold = self.config.judge.pass_threshold
         check = {"threshold": threshold, **metrics([s for s, _ in judged], [p for _, p in judged], threshold)}
         check["agreement"] = check.pop("accuracy")
+        check["pairs"] = [[round(score, 3), passed] for score, passed in judged]  # pooled per run by the report
         g = self.config.gating
         disagreement = None if check["agreement"] is None else 1 - check["agreement"]
         check["warning"] = bool(check["n"] >= g.judge_min_attempts and disagreement is not None
@@ -568,6 +582,9 @@ class AdaptiveSkillEngine:
         return found or next(a.task for a in self._admitted(self.state.cycle + 1) if a.task.id == task_id)
 
     def _history(self) -> list[str]:
+        """Each earlier change and the gate's decision on it, with its evidence: rounds, the mean
+        difference and how many holdout tasks got better or worse. Counts only, never a holdout task's
+        name or result: what the evolver learns of the holdout is whether its change helped."""
         lines = []
         for cycle in self.state.cycles:
             if not cycle.mutated:
@@ -575,9 +592,13 @@ class AdaptiveSkillEngine:
             verdict = f"accepted as {cycle.tag}" if cycle.accepted else "rejected by gating"
             saved = read_json(self.run_dir.cycle_dir(cycle.cycle) / "gate.json")
             gate = GateResult.from_dict(saved) if saved is not None else None
-            if gate is not None and gate.rounds:  # aggregate numbers only: no task, no label
+            if gate is not None and gate.rounds:
                 delta = gate.statistic.delta if gate.statistic else None
-                verdict += f" (holdout: {gate.rounds} round(s), mean difference {delta or 0:+.2f})"
+                moved = [row.get("difference") for row in gate.per_task]
+                better = sum(1 for d in moved if isinstance(d, int | float) and d > 0)
+                worse = sum(1 for d in moved if isinstance(d, int | float) and d < 0)
+                verdict += (f" (holdout: {gate.rounds} round(s), mean difference {delta or 0:+.2f}; "
+                            f"{better} task(s) better, {worse} worse, {len(moved) - better - worse} unchanged)")
             lines.append(f"cycle {cycle.cycle}: {cycle.summary or 'a change'} -> {verdict}")
         return lines
 

@@ -126,7 +126,8 @@ def test_three_cycles(setup):
         (1, 2, 8), (2, 2, 8)]
     # the evolver hears only the verdict and aggregate numbers, never a holdout task or label
     history = engine._history()
-    assert history[1].endswith("rejected by gating (holdout: 2 round(s), mean difference -1.00)")
+    assert history[1].endswith("rejected by gating (holdout: 2 round(s), mean difference -1.00; 0 task(s) better, "
+                               "4 worse, 0 unchanged)")
     assert not any(t.id in line for t in engine.holdout for line in history)
     assert all(e["v"] == 1 for e in events)
 

@@ -369,3 +369,23 @@ def test_a_skill_naming_nothing_of_the_failures_situation_is_refused(env):
     asked = llm.requests[0].messages[-1]["content"]
     assert "Errors:\n- $ python3 -c 'import yaml' -> exit 1: ModuleNotFoundError: No module named 'yaml'" in asked
     assert asked.index("### parse-config") < asked.index("Skills now:") < asked.index("- diagnosis:")
+
+
+def test_the_question_holds_the_history_the_skill_use_and_with_labels_the_tests(env):
+    """The evolver remembers: each earlier change with the gate's decision and its evidence, and how
+    the agent used each skill; with trajectory_only off, the tests decide which tasks failed."""
+    (env["observations"] / "skills.md").write_text(
+        "How the agent used each skill (its train attempts so far; judge scores 0-10):\n"
+        "- check-your-work: read in 1 of 6 attempts; judge score 3.0 when read\n")
+    (env["observations"] / "easy-one" / "tests.json").write_text(json.dumps({"passed": False}))  # judged 9
+    (env["observations"] / "count-lines" / "tests.json").write_text(json.dumps({"passed": True}))  # judged 4
+    config = EvolveConfig(evolver={"mode": "structured"}, max_skills=1)  # the seed's one skill fills it
+    llm = ScriptedLLM([{"content": good(action="none", diagnosis="x")}], Accounting(config.limits), role="evolver")
+    history = ["cycle 1: added skill zip-fallback: zip missing -> rejected by gating (holdout: 2 round(s), mean "
+               "difference -0.10; 1 task(s) better, 2 worse, 9 unchanged)"]
+    StructuredEvolver(llm, config).evolve(env["workspace"], env["observations"], env["out"], history=history)
+    asked = llm.requests[0].messages[-1]["content"]
+    assert "- check-your-work: read in 1 of 6 attempts; judge score 3.0 when read" in asked
+    assert "do not propose a rejected skill again" in asked and "1 task(s) better, 2 worse, 9 unchanged" in asked
+    assert "### easy-one (score 9/10, tests failed)" in asked and "count-lines" not in asked
+    assert "the library is full (1 skills). Replace the skill that helps least" in asked

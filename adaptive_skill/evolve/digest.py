@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_skill.evolve.relevance import situation_terms
+from adaptive_skill.observe.observations import SKILL_USE, TESTS
 
 MAX_FILE_BYTES = 64 * 1024  # read of any one observation file; the rest is never read
 MAX_FOLDERS = 500  # task folders looked at
@@ -42,6 +43,7 @@ class Digest:
     text: str  # empty when nothing failed
     tasks: list[str] = field(default_factory=list)  # the failing task ids shown, lowest score first
     terms: set[str] = field(default_factory=set)  # the shown failures' programs and errors (relevance.py)
+    skill_use: str = ""  # how the agent used each skill (observations/skills.md), when there are skills
 
 
 def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_chars: int = 3000) -> Digest:
@@ -51,7 +53,9 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
         verdict = _json(folder / "verdict.json")
         score = verdict.get("score")
         score = float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
-        if score is not None and score >= pass_threshold:
+        tests = _json(folder / TESTS).get("passed")  # only with trajectory_only off: then the tests decide
+        failed = (tests is False) if isinstance(tests, bool) else (score is None or score < pass_threshold)
+        if not failed:
             continue
         rows.append((-1.0 if score is None else score, folder.name, score, verdict, folder))
     rows.sort(key=lambda row: (row[0], row[1]))
@@ -67,12 +71,15 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
         tasks.append(name)
         terms |= situation_terms(shown_commands, shown_errors)
         used += len(block) + 2
-    return Digest("\n\n".join(blocks), tasks, terms)
+    return Digest("\n\n".join(blocks), tasks, terms, _line_block(read_bounded(root / SKILL_USE), 1500))
 
 
 def _block(name: str, score: float | None, verdict: dict[str, Any], folder: Path) -> tuple[str, list[str], list[str]]:
     """The task's lines, and the commands and error lines they show."""
     shown = "no verdict" if score is None else f"score {score:g}/10"
+    tests = _json(folder / TESTS).get("passed")
+    if isinstance(tests, bool):
+        shown += ", tests passed" if tests else ", tests failed"
     lines = [f"### {_line(name, TASK_CHARS)} ({shown})",
              f"Instruction: {_line(read_bounded(folder / 'instruction.md'), INSTRUCTION_CHARS) or '(missing)'}"]
     signals = _json(folder / "signals.json")
@@ -153,6 +160,18 @@ def _json(path: Path) -> dict[str, Any]:
     except (ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _line_block(text: str, limit: int) -> str:
+    """Lines of printable text, cut at `limit` characters in all."""
+    lines = [_line(line, 300) for line in text.splitlines() if line.strip()]
+    kept, used = [], 0
+    for line in lines:
+        if used + len(line) > limit:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)
 
 
 def _line(text: str, limit: int) -> str:

@@ -146,21 +146,27 @@ STRUCTURED_RULES = (
 
 
 def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, protect_skills: bool, digest: str,
-                           history: list[str]) -> str:
-    """The structured evolver's one question. `skills`: (name, description) of the current library."""
+                           history: list[str], skill_use: str = "") -> str:
+    """The structured evolver's one question. `skills`: (name, description) of the current library;
+    `history`: earlier changes and the gate's decision on each; `skill_use`: how the agent used each
+    skill (observe/attribution.py)."""
     lines = ["Failed tasks of the last batch (the judge's scores are estimates from behaviour):", "",
              digest or "(none)", "", "Skills now:"]
     lines += [f"- {name}: {description}" for name, description in skills] or ["- (none)"]
+    if skill_use.strip():
+        lines += ["", skill_use.strip()]
+    if history:
+        lines += ["", "Earlier changes and what the holdout check decided (do not propose a rejected skill "
+                  "again; refine an accepted one instead):", *[f"- {' '.join(h.split())[:300]}" for h in history[-6:]]]
     can_add = len(skills) < max_skills
     lines += ["", "Actions:",
               '- "add": a new skill with a new name.' if can_add else
-              f'- "add" is not possible: the library is full ({max_skills} skills).',
-              '- "replace": rewrite an existing skill (its name from the list above).' if not protect_skills else
+              f'- "add" is not possible: the library is full ({max_skills} skills). Replace the skill that helps '
+              "least (read rarely, or no better when read) with one for these failures.",
+              '- "replace": rewrite an existing skill (its name from the list above): to fix a skill that is read '
+              "but does not help, or to reuse one nobody reads." if not protect_skills else
               '- "replace" is not possible: existing skills are read-only.',
-              '- "none": no change, when the failures share nothing a skill could teach.']
-    if history:
-        lines += ["", "Earlier proposals and what happened to them:",
-                  *[f"- {' '.join(h.split())[:200]}" for h in history[-5:]]]
+              '- "none": no change, only when the failures share nothing a skill could teach.']
     lines += ["", "Reply with the fields in this order:", *STRUCTURED_RULES]
     return "\n".join(lines)
 

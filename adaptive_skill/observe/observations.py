@@ -42,16 +42,21 @@ class ObservedItem:
                    judge_verdict=data["judge_verdict"] if "judge_verdict" in data else None)
 
 
+SKILL_USE = "skills.md"  # how the agent used each skill (observe/attribution.py), when there are skills
+TESTS = "tests.json"  # per task, with trajectory_only off: {"passed": bool}
+
+
 def write_observations(root: Path, items: list[ObservedItem], instructions: dict[str, str],
-                       labels: dict[str, bool] | None) -> None:
+                       labels: dict[str, bool] | None, skill_use: list[str] | None = None) -> None:
     """What the evolver reads, replaced as a whole (built under a temporary name, then renamed).
-    With trajectory_only (labels=None) nothing from the tests is here."""
+    With trajectory_only (labels=None) nothing from the tests is here. `skill_use`: lines on how the
+    agent used each skill (train attempts, judge scores), written to skills.md and shown in index.md."""
     with building_dir(root) as tmp:
-        _observations(tmp, items, instructions, labels)
+        _observations(tmp, items, instructions, labels, skill_use or [])
 
 
 def _observations(root: Path, items: list[ObservedItem], instructions: dict[str, str],
-                  labels: dict[str, bool] | None) -> None:
+                  labels: dict[str, bool] | None, skill_use: list[str]) -> None:
     root.mkdir(parents=True)
     rows = sorted(items, key=lambda i: (-1 if i.score is None else i.score, i.task))
     lines = ["# Observations", "", "Tasks sorted by judge score (0-10, estimated from behaviour), lowest first.", "",
@@ -73,4 +78,10 @@ def _observations(root: Path, items: list[ObservedItem], instructions: dict[str,
         (folder / "signals.json").write_text(json.dumps(item.signals, indent=1), encoding="utf-8")
         (folder / "verdict.json").write_text(json.dumps(item.verdict or {"error": item.judge_error}, indent=1),
                                              encoding="utf-8")
+        if labels is not None and item.task in labels:
+            (folder / TESTS).write_text(json.dumps({"passed": labels[item.task]}), encoding="utf-8")
+    if skill_use:
+        use = ["How the agent used each skill (its train attempts so far; judge scores 0-10):", *skill_use]
+        (root / SKILL_USE).write_text("\n".join(use) + "\n", encoding="utf-8")
+        lines += ["", "## Skill use", "", *use]
     (root / "index.md").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -34,6 +34,18 @@ def render_markdown(report: Report) -> str:
         lines += ["", "## Judge calibration", "",
                   f"All cycles: n={c['n']}, accuracy {_n(c['accuracy'])}, precision {_n(c['precision'])}, "
                   f"recall {_n(c['recall'])}, AUROC {_n(c['auroc'])} (pass = score >= {report.pass_threshold:g})"]
+    if report.holdout_calibration:
+        c = report.holdout_calibration
+        lines += ["", f"Holdout attempts (the gate's judge checks): n={c['n']}, accuracy {_n(c['accuracy'])}, "
+                      f"AUROC {_n(c['auroc'])}"]
+    if report.skill_use:
+        lines += ["", "## Skill use (attempts offered a skill, reading it, and their outcome against the same "
+                      "tasks not reading it; train: judge score / 10, holdout: verifier)", "",
+                  _row(["skill", "workspace", "side", "offered", "read", "outcome when read",
+                        "same tasks, not read"]), _row(["---"] * 7)]
+        lines += [_row([u.row.skill, u.row.version, u.side, str(u.row.offered), str(u.row.read),
+                        _n(u.row.read_outcome), f"{_n(u.row.unread_outcome)} ({u.row.unread_same_tasks})"])
+                  for u in report.skill_use]
     if report.human:
         lines += ["", f"## Human review ({report.human.ratings} ratings by {', '.join(report.human.raters)})", "",
                   _row(["items", "machine", "people", "n", "agreement", ""]), _row(["---"] * 6)]

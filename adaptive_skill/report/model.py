@@ -27,6 +27,8 @@ class Report:
     interventions: list[spiral.SpiralEvent]
     detections: int
     calibration: dict[str, Any] | None  # pooled over every cycle's batch
+    holdout_calibration: dict[str, Any] | None  # the gate's judge checks, pooled over the run's holdout attempts
+    skill_use: list[SkillUse]  # per skill, version and side: reads and outcomes (observe/attribution.py)
     judge_points: list[tuple[float, bool, str]]  # (score, passed, "task (cycle n)")
     role_totals: dict[str, dict[str, Any]]
     run_totals: dict[str, Any]
@@ -73,7 +75,8 @@ def build(path: Path, human_review: HumanReviewSource | None = None) -> Report:
     return Report(run=run, status=_status(run), tags=list(repo.tags), rows=rows, attempts=found,
                   matrix=matrix.build(found, rows, repo.label(repo.seed_commit())),
                   interventions=spiral.interventions(found), detections=spiral.detections(found),
-                  calibration=_pooled(points, threshold), judge_points=points, role_totals=costs.run_roles(run),
+                  calibration=_pooled(points, threshold), holdout_calibration=_pooled(_holdout_points(run), threshold),
+                  skill_use=skill_use(found), judge_points=points, role_totals=costs.run_roles(run),
                   run_totals=costs.run_totals(run), unfinished=costs.unfinished(run),
                   max_skills=run.setting("max_skills"), egl_threshold=run.setting("egl_threshold"),
                   pass_threshold=threshold, proposals=proposed, proposal_cycles=proposals_mod.per_cycle(run, proposed),
@@ -98,6 +101,40 @@ def _judge_points(run: Run) -> list[tuple[float, bool, str]]:
             if isinstance(verdict.get("score"), int | float) and item.get("task") in labels:
                 points.append((float(verdict["score"]), labels[item["task"]], f"{item['task']} (cycle {cycle.n})"))
     return points
+
+
+def _holdout_points(run: Run) -> list[tuple[float, bool, str]]:
+    """The judge's score and the verifier's label of every judged holdout attempt (the gate's checks)."""
+    points = []
+    for cycle in run.cycles:
+        for pair in (cycle.get("gate").get("judge_check") or {}).get("pairs") or []:
+            if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int | float):
+                points.append((float(pair[0]), bool(pair[1]), f"holdout (cycle {cycle.n})"))
+    return points
+
+
+@dataclass(frozen=True)
+class SkillUse:
+    side: str  # train (outcome: the judge's score / 10) or holdout (the verifier's pass)
+    row: Any  # observe.attribution.SkillRow
+
+
+def skill_use(found: list[attempts_mod.Attempt]) -> list[SkillUse]:
+    """Per skill and workspace version, on each side: attempts offered it, that read it, and their
+    outcome against attempts of the same tasks that did not read it."""
+    from adaptive_skill.observe.attribution import Use, attribute, skills_of
+
+    sides: dict[str, list[Use]] = {"train": [], "holdout": []}
+    for attempt in found:
+        if attempt.phase == "evolve" or attempt.trajectory is None:
+            continue
+        offered, read = skills_of(attempt.load())
+        if attempt.phase == "solve":
+            side, outcome = "train", None if attempt.score is None else attempt.score / 10
+        else:
+            side, outcome = "holdout", None if attempt.passed is None else float(attempt.passed)
+        sides[side].append(Use(attempt.task, attempt.workspace, offered, read, outcome))
+    return [SkillUse(side, row) for side, uses in sides.items() for row in attribute(uses)]
 
 
 def _pooled(points: list[tuple[float, bool, str]], threshold: float) -> dict[str, Any] | None:

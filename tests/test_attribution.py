@@ -1,0 +1,72 @@
+"""Skill attribution (observe/attribution.py): which attempts read a skill and how they went against
+attempts of the same tasks that did not; what the evolver is told (train side only), and the run's
+files it is read from (cycles/<n>/solve/trajectories, observe.json)."""
+
+from __future__ import annotations
+
+import json
+
+from adaptive_skill.observe.attribution import (
+    Use,
+    attribute,
+    evolver_lines,
+    observed_scores,
+    skills_of,
+    solve_uses,
+)
+
+
+def trajectory(task: str, offered: list[str], reads: list[str], *, failed_read: str | None = None) -> dict:
+    """An agent trajectory as the loop saves it: read_skill steps, one of them an error if asked."""
+    steps, messages = [], [{"role": "system", "content": "s"}, {"role": "user", "content": "do it"}]
+    for index, name in enumerate([*reads, *([failed_read] if failed_read else [])], start=1):
+        error = f"no skill {name}" if name == failed_read else None
+        messages += [{"role": "assistant", "content": f"```read_skill\n{name}\n```"},
+                     {"role": "user", "content": "Observation (read_skill):\n" + (f"error: {error}" if error else "body")}]
+        steps.append({"index": index, "tool": "read_skill", "argument": name, "output": "" if error else "body",
+                      "error": error, "message_index": len(messages) - 2})
+    messages.append({"role": "assistant", "content": "```submit\ndone\n```"})
+    steps.append({"index": len(steps) + 1, "tool": "submit", "argument": "done", "message_index": len(messages) - 1})
+    return {"task_id": task, "messages": messages, "steps": steps, "status": "submitted",
+            "metadata": {"protocol": "text", "skills": offered}}
+
+
+def test_reads_are_the_read_skill_steps_that_returned_the_skill():
+    offered, read = skills_of(trajectory("t", ["a", "b"], ["a"], failed_read="nope"))
+    assert offered == {"a", "b"} and read == {"a"}
+    assert skills_of({"not": "a trajectory"}) == (frozenset(), frozenset())
+
+
+def test_outcomes_when_read_against_the_same_tasks_not_reading_it():
+    uses = [Use("t1", "evo-0", frozenset({"a", "b"}), frozenset({"a"}), 0.9),
+            Use("t1", "evo-0", frozenset({"a", "b"}), frozenset(), 0.3),
+            Use("t2", "evo-0", frozenset({"a", "b"}), frozenset({"a"}), 0.7),
+            Use("t3", "evo-0", frozenset({"a", "b"}), frozenset(), 0.0),  # t3 never read a: not a comparison
+            Use("t1", "evo-1", frozenset({"a"}), frozenset(), None)]
+    rows = {(r.skill, r.version): r for r in attribute(uses)}
+    a0 = rows[("a", "evo-0")]
+    assert (a0.offered, a0.read, a0.read_outcome, a0.unread_same_tasks, a0.unread_outcome) == (4, 2, 0.8, 1, 0.3)
+    b0 = rows[("b", "evo-0")]
+    assert (b0.offered, b0.read, b0.read_outcome, b0.unread_same_tasks) == (4, 0, None, 0)
+    a1 = rows[("a", "evo-1")]
+    assert (a1.offered, a1.read, a1.read_outcome) == (1, 0, None)
+    lines = evolver_lines(attribute(uses), ["a", "b", "c"])
+    assert lines[0] == ("- a: read in 2 of 5 attempts; judge score 8.0 when read, 3.0 when the same tasks did "
+                        "not read it (1 attempts)")
+    assert lines[1] == "- b: read in 0 of 4 attempts" and lines[2] == "- c: not offered to any attempt yet"
+
+
+def test_a_cycles_files_give_its_uses(tmp_path):
+    """A run's train attempts: trajectories under cycles/<n>/solve/trajectories, scores in observe.json."""
+    solve = tmp_path / "cycles" / "001" / "solve" / "trajectories"
+    solve.mkdir(parents=True)
+    (solve / "t1.json").write_text(json.dumps(trajectory("t1", ["a"], ["a"])))
+    (solve / "t2.json").write_text(json.dumps(trajectory("t2", ["a"], [])))
+    (solve / "torn.json").write_text("{not json")
+    observe = tmp_path / "cycles" / "001" / "observe.json"
+    observe.write_text(json.dumps({"items": [{"task": "t1", "verdict": {"score": 9}},
+                                             {"task": "t2", "verdict": None}]}))
+    scores = observed_scores(observe)
+    assert scores == {"t1": 9, "t2": None} and observed_scores(tmp_path / "missing.json") == {}
+    uses = solve_uses(tmp_path / "cycles" / "001" / "solve", scores, "train")
+    assert [(u.task, sorted(u.read), u.outcome) for u in uses] == [("t1", ["a"], 0.9), ("t2", [], None)]
