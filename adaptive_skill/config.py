@@ -398,6 +398,9 @@ class EvolveConfig(_Strict):
     evolve_prompts: bool = True
     evolve_memory: bool = True
     memory_budget_tokens: int = Field(600, ge=0)  # memory entries in the agent's system prompt (docs/engine.md)
+    # The best-matching skill's body placed in the agent's system prompt, within this many tokens
+    # (0: none; the agent reads skills with read_skill). For models that rarely read skills (docs/engine.md).
+    skill_in_prompt_tokens: int = Field(0, ge=0)
     protect_skills: bool = False
     solver_proposed: bool = False
     prompt_only: bool = False

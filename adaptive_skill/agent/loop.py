@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from adaptive_skill.agent.inline import InlineSkill, best_skill
 from adaptive_skill.agent.memory import (
     DEFAULT_BUDGET_TOKENS,
     MemorySelection,
@@ -132,6 +133,8 @@ class TerminalAgent:
                                            skills_root=self.skill_mount.root if self.skill_mount else SKILLS_ROOT)
             system = rendered.text
             trajectory.metadata["memory"] = rendered.memory.to_dict()
+            if rendered.inline is not None:
+                trajectory.metadata["inline_skill"] = rendered.inline.to_dict()
             if self.skill_mount is not None:
                 trajectory.metadata["skill_files"] = self.skill_mount.to_dict()
         else:
@@ -283,17 +286,21 @@ class TerminalAgent:
 @dataclass(frozen=True)
 class MemoryOptions:
     """How memory reaches the prompt: the token budget (`memory_budget_tokens` in the config), the
-    embedder that ranks entries by relevance to the task (None: recency only), the token counter."""
+    embedder that ranks entries by relevance to the task (None: recency only), the token counter;
+    and `skill_tokens` (`skill_in_prompt_tokens`): the budget of the best-matching skill's body placed
+    in the prompt (agent/inline.py; 0: none, the agent reads skills with read_skill)."""
 
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
     embedder: Any = None
     count_tokens: Callable[[str], int] = estimate_tokens
+    skill_tokens: int = 0
 
 
 @dataclass(frozen=True)
 class SystemPrompt:
     text: str
     memory: MemorySelection
+    inline: InlineSkill | None = None  # the skill whose body was placed in the prompt
 
 
 # Appended when prompts/system.md never mentions `memory`, so memory reaches the agent either way.
@@ -359,7 +366,14 @@ def build_system_prompt(workspace: Workspace, native_tools: bool, *, instruction
                            memory=selection, skills_root=skills_root, source=str(workspace.system_prompt_path))
     if not native_tools:
         text = f"{text.rstrip()}\n\n{TEXT_PROTOCOL_HELP}\n"
-    return SystemPrompt(text, selection)
+    inline = None
+    if memory.skill_tokens > 0:
+        inline = best_skill(workspace.skills(require_verification=False, max_body_chars=10**9), instruction,
+                            budget_tokens=memory.skill_tokens, embedder=memory.embedder,
+                            count_tokens=memory.count_tokens)
+        if inline is not None:  # last, after what every task shares (the model's evaluated prefix)
+            text = f"{text.rstrip()}\n\n{inline.text()}"
+    return SystemPrompt(text, selection, inline)
 
 
 def render_system_prompt(workspace: Workspace, native_tools: bool, *, instruction: str = "",

@@ -150,9 +150,9 @@ def memory_options(config: EvolveConfig, workspace: Workspace) -> MemoryOptions:
     from adaptive_skill.observe.tokens import TokenCounter
 
     embedder = None
-    if config.memory_budget_tokens > 0 and workspace.memory_files():
+    if (config.memory_budget_tokens > 0 and workspace.memory_files()) or config.skill_in_prompt_tokens > 0:
         from adaptive_skill.embed import make_embedder
 
         embedder = make_embedder(config.models.embedder)
     return MemoryOptions(budget_tokens=config.memory_budget_tokens, embedder=embedder,
-                         count_tokens=TokenCounter().count)
+                         count_tokens=TokenCounter().count, skill_tokens=config.skill_in_prompt_tokens)

@@ -3,9 +3,9 @@ tasks that did not read it.
 
 An attempt's skills come from its trajectory through the kernel: the skills it was offered (the
 workspace's, `metadata.skills`) and the ones it read (read_skill steps that returned the skill, not
-an error). Its outcome is a number in 0..1: the judge's score / 10 for a train attempt, the
-verifier's pass for a holdout attempt. Per skill (and per workspace version, a tag or a candidate)
-the table says how often it was offered and read, the mean outcome when read, and the mean outcome of
+an error, and the skill placed in its prompt, `metadata.inline_skill`). Its outcome is a number in
+0..1: the judge's score / 10 for a train attempt, the verifier's pass for a holdout attempt. Per
+skill (and per workspace version, a tag or a candidate) the table says how often it was offered and read, the mean outcome when read, and the mean outcome of
 attempts of the same tasks, offered the skill, that did not read it: "read but does not help" and
 "nobody reads it" are visible. The report shows both sides; the evolver is given the train side
 only (judge scores: no holdout task and no test result reaches it).
@@ -56,9 +56,12 @@ def skills_of(trajectory: Any) -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(), frozenset()
     offered = view.metadata.get("skills") if isinstance(view.metadata, dict) else None
     offered_set = frozenset(s for s in offered if isinstance(s, str)) if isinstance(offered, list) else frozenset()
-    read = frozenset(step.argument.strip() for step in view.steps
-                     if step.tool == "read_skill" and not step.error and step.argument.strip())
-    return offered_set, read
+    read = {step.argument.strip() for step in view.steps
+            if step.tool == "read_skill" and not step.error and step.argument.strip()}
+    inline = view.metadata.get("inline_skill") if isinstance(view.metadata, dict) else None
+    if isinstance(inline, dict) and isinstance(inline.get("name"), str):  # placed in the prompt: read for it
+        read.add(inline["name"])
+    return offered_set, frozenset(read)
 
 
 def attribute(uses: Iterable[Use]) -> list[SkillRow]:

@@ -1,0 +1,49 @@
+"""The skill placed in the prompt (skill_in_prompt_tokens, agent/inline.py): the best-matching skill's
+body within its token budget, at the end of the system prompt (after what every task shares), off by
+default, recorded in the trajectory and counted as read by attribution."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from adaptive_skill.agent.inline import best_skill
+from adaptive_skill.agent.loop import MemoryOptions, build_system_prompt
+from adaptive_skill.agent.memory import estimate_tokens
+from adaptive_skill.embed import make_embedder
+from adaptive_skill.config import EmbedderConfig
+from adaptive_skill.workspace import Workspace
+
+REPO = Path(__file__).resolve().parents[1]
+EXPERT = REPO / "benchmarks" / "evolution" / "expert-workspace"
+
+
+def workspace(tmp_path) -> Workspace:
+    shutil.copytree(EXPERT, tmp_path / "ws")
+    return Workspace(tmp_path / "ws")
+
+
+def test_the_best_matching_skill_is_placed_last_within_its_budget(tmp_path):
+    ws = workspace(tmp_path)
+    embedder = make_embedder(EmbedderConfig())
+    task = "Create an annotated git tag v1.2.0 with the message 'release 1.2.0' in /app/repo."
+    plain = build_system_prompt(ws, True, instruction=task)
+    placed = build_system_prompt(ws, True, instruction=task,
+                                 memory=MemoryOptions(embedder=embedder, skill_tokens=800))
+    assert plain.inline is None and placed.inline is not None and placed.inline.name == "git-basics"
+    assert placed.text.startswith(plain.text.rstrip())  # the shared prefix stays first
+    body = next(s.body for s in ws.skills() if s.name == "git-basics").strip()
+    assert placed.text.rstrip().endswith(body)
+    assert placed.inline.tokens == estimate_tokens(placed.inline.text()) <= 800
+    # a budget too small for any body places nothing
+    tight = build_system_prompt(ws, True, instruction=task, memory=MemoryOptions(embedder=embedder, skill_tokens=20))
+    assert tight.inline is None and tight.text == plain.text
+
+
+def test_nothing_is_placed_without_an_embedder_or_a_relevant_skill(tmp_path):
+    ws = workspace(tmp_path)
+    skills = ws.skills()
+    embedder = make_embedder(EmbedderConfig())
+    assert best_skill(skills, "git tag", budget_tokens=800, embedder=None, count_tokens=estimate_tokens) is None
+    assert best_skill(skills, "zzzz qqqq", budget_tokens=800, embedder=embedder, count_tokens=estimate_tokens) is None
+    assert best_skill([], "git tag", budget_tokens=800, embedder=embedder, count_tokens=estimate_tokens) is None
