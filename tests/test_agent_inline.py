@@ -10,8 +10,8 @@ from pathlib import Path
 from adaptive_skill.agent.inline import best_skill
 from adaptive_skill.agent.loop import MemoryOptions, build_system_prompt
 from adaptive_skill.agent.memory import estimate_tokens
-from adaptive_skill.embed import make_embedder
 from adaptive_skill.config import EmbedderConfig
+from adaptive_skill.embed import make_embedder
 from adaptive_skill.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]

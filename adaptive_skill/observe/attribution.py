@@ -5,10 +5,11 @@ An attempt's skills come from its trajectory through the kernel: the skills it w
 workspace's, `metadata.skills`) and the ones it read (read_skill steps that returned the skill, not
 an error, and the skill placed in its prompt, `metadata.inline_skill`). Its outcome is a number in
 0..1: the judge's score / 10 for a train attempt, the verifier's pass for a holdout attempt. Per
-skill (and per workspace version, a tag or a candidate) the table says how often it was offered and read, the mean outcome when read, and the mean outcome of
-attempts of the same tasks, offered the skill, that did not read it: "read but does not help" and
-"nobody reads it" are visible. The report shows both sides; the evolver is given the train side
-only (judge scores: no holdout task and no test result reaches it).
+skill (and per workspace version, a tag or a candidate) the table says how often it was offered and
+read, the mean outcome when read, and the mean outcome of attempts of the same tasks, offered the
+skill, that did not read it: "read but does not help" and "nobody reads it" are visible. The report
+shows both sides; the evolver is given the train side only (judge scores: no holdout task and no
+test result reaches it).
 """
 
 from __future__ import annotations
