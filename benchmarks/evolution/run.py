@@ -52,7 +52,7 @@ from adaptive_skill.config import EvolveConfig  # noqa: E402
 from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.files import read_json, write_json_atomic  # noqa: E402
 
-DEFAULT_MODEL = "local/qwen2.5-coder-0.5b"
+DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 SEED_WORKSPACE = ROOT / "workspace"
 EXPERT_WORKSPACE = HERE / "expert-workspace"
 SUITE = ROOT / "benchmarks" / "terminal-easy"
@@ -73,6 +73,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--evolver", choices=["structured", "single", "team"], default="structured",
                    help="evolver.mode (default structured: one schema-bound skill per cycle, for small models)")
     p.add_argument("--seed", type=int, default=0, help="run seed: holdout split, sampling seeds, bootstrap")
+    p.add_argument("--gate-rounds", type=int, default=None,
+                   help="holdout rounds of every gate decision (default 2; --quick 1): the sequential rule cut "
+                        "at this many rounds, whose error rates benchmarks/perf/bench_gating.py --fixed-rounds N "
+                        "measures")
+    p.add_argument("--labels", action="store_true",
+                   help="trajectory_only: false: the evolver sees the verifier's pass/fail on its batch (the "
+                        "labelled curve; the gap to the default label-free one is what the judge costs)")
+    p.add_argument("--skill-in-prompt", type=int, default=0, metavar="TOKENS",
+                   help="skill_in_prompt_tokens: the best-matching skill's body in the agent's prompt (default 0)")
     p.add_argument("--suite", type=Path, default=SUITE, help="task suite (default benchmarks/terminal-easy)")
     return p.parse_args(argv)
 
@@ -82,19 +91,24 @@ def settings(args: argparse.Namespace) -> dict:
     return {"model": args.model, "quick": quick, "seed": args.seed, "suite": str(args.suite.resolve()),
             "cycles": args.cycles or (1 if quick else 2), "repeats": args.repeats or (1 if quick else 2),
             "max_steps": args.max_steps or (3 if quick else 6), "holdout_tasks": 2 if quick else None,
-            "temperature": args.temperature, "evolver": args.evolver}
+            "temperature": args.temperature, "evolver": args.evolver,
+            "gate_rounds": args.gate_rounds or (1 if quick else 2), "labels": args.labels,
+            "skill_in_prompt": args.skill_in_prompt}
 
 
 def build_config(s: dict, out: Path) -> EvolveConfig:
     model = s["model"]
     quick = s["quick"]
-    gate_rounds = 1 if quick else 2
-    roles = {"agent": {"model": model, "max_tokens": 256}, "judge": {"model": model, "max_tokens": 256},
+    gate_rounds = s["gate_rounds"]
+    # Token limits that never cut a reply: the agent's grammar bounds fit 3072 (docs/llm.md), the
+    # judge's longest reply under its schema 1024 (observe/judge.py, reply_max_chars).
+    roles = {"agent": {"model": model, "max_tokens": 3072}, "judge": {"model": model, "max_tokens": 1024},
              "evolver": {"model": model, "max_tokens": 1024},
-             "proposer": {"model": model, "max_tokens": 256, "temperature": 0.7}, "embedder": {"model": "lexical"}}
+             "proposer": {"model": model, "max_tokens": 512, "temperature": 0.7}, "embedder": {"model": "lexical"}}
     return EvolveConfig.model_validate({
         "max_skills": 5, "batch_size": 2 if quick else 4, "holdout_ratio": 0.15, "max_cycles": s["cycles"],
-        "seed": s["seed"], "workers": 1,
+        "seed": s["seed"], "workers": 1, "trajectory_only": not s["labels"],
+        "skill_in_prompt_tokens": s["skill_in_prompt"],
         "paths": {"workspace": str(SEED_WORKSPACE), "suite": s["suite"], "runs_dir": str(out / "runs")},
         "models": roles, "limits": {"max_steps": s["max_steps"]},
         "gating": {"min_rounds": gate_rounds, "max_rounds": gate_rounds,
@@ -244,13 +258,43 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
         return out
 
     tags = parts["evolve"]["accepted"]
+    cycles = cycle_evidence(run_dir, engine)
     curve = [row("seed (evo-0)", "seed", 0)] + [
         row(tag, f"tag:{tag}", engine.repo.tag_info(tag).metrics.get("cycle")) for tag in tags]
     return {"settings": s, "holdout": [t.id for t in engine.holdout], "run": str(run_dir),
             "bootstrap": {"unit": "task (paired; repeats averaged within a task)", "resamples": 2000,
                           "level": 0.95, "seed": seed},
-            "seed": curve[0], "expert": row("expert", "expert", None), "curve": curve,
+            "seed": curve[0], "expert": row("expert", "expert", None), "curve": curve, "cycles": cycles,
             "evolve": {"status": parts["evolve"]["status"], "accepted": tags, **cost(parts["evolve"])}}
+
+
+def cycle_evidence(run_dir: Path, engine) -> list[dict]:
+    """Per cycle of the evolve run: what the evolver wrote (each SKILL.md it added or changed, as
+    committed in the candidate) and the gate's decision with its evidence."""
+    cycles = []
+    for folder in sorted((run_dir / "cycles").glob("[0-9]*")):
+        evolve, gate, commit = (read_json(folder / f"{name}.json", None) or {} for name in ("evolve", "gate", "commit"))
+        changes = evolve.get("changes") or {}
+        skills = {}
+        candidate = evolve.get("candidate")
+        for path in [*changes.get("added", []), *changes.get("modified", [])]:
+            if candidate and path.endswith("SKILL.md"):
+                try:
+                    skills[path] = engine.repo.read_file(candidate, path)
+                except Exception as exc:  # a missing file in a torn run: say so, keep the rest
+                    skills[path] = f"(unreadable: {exc})"
+        per_task = gate.get("per_task") or []
+        moved = [r.get("difference") for r in per_task if isinstance(r.get("difference"), int | float)]
+        cycles.append({
+            "cycle": int(folder.name), "evolver": evolve.get("summary") or evolve.get("skipped"),
+            "status": (evolve.get("details") or {}).get("status"), "skills": skills,
+            "gated": gate.get("gated", False), "accepted": gate.get("accepted"), "reason": gate.get("reason"),
+            "rounds": gate.get("rounds"), "rollouts": gate.get("rollouts"), "delta": gate.get("delta"),
+            "mutated_mean": gate.get("mutated_mean"), "baseline_mean": gate.get("baseline_mean"),
+            "tasks_better": sum(d > 0 for d in moved), "tasks_worse": sum(d < 0 for d in moved),
+            "tasks_same": sum(d == 0 for d in moved), "per_task": per_task, "tag": commit.get("tag"),
+            "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
+    return cycles
 
 
 def _pct(value: float | None) -> str:

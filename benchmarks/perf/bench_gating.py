@@ -178,6 +178,8 @@ def table(args) -> list[dict]:
                               "today, 10 repeats": fixed_mean(10),
                               "sign walk +7/-4, cap 20": sign_walk(),
                               "sequential (default)": sequential(default)}
+    for n in args.fixed_rounds or []:  # the sequential rule cut at n rounds (the learning-curve benchmark's gate)
+        rules[f"sequential, {n} round(s)"] = sequential(GatingConfig(min_rounds=n, max_rounds=n))
     depth = max(default.max_rounds, 20)  # the same drawn rounds for every rule
     rows = []
     scenarios = [Holdout(tasks, delta, args.spread, rho) for tasks in args.tasks for rho in args.rho
@@ -235,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spread", type=float, default=0.3, help="per-task p ~ U(0.5 - spread, 0.5 + spread)")
     parser.add_argument("--rules", nargs="+", help="only the rules whose name contains one of these")
     parser.add_argument("--grid", action="store_true", help="scan the sequential rule's parameters")
+    parser.add_argument("--fixed-rounds", type=int, nargs="+", metavar="N",
+                        help="also the sequential rule with min_rounds = max_rounds = N (what a benchmark that "
+                             "fixes its gate's rounds runs)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows here")
     args = parser.parse_args(argv)
     started = time.monotonic()
