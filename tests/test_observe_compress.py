@@ -159,7 +159,7 @@ def test_a_huge_trajectory_is_cut_to_head_and_tail():
 def test_nothing_ran():
     data = trajectory([])
     assert compress(data, 500).level == "raw"  # two short messages: the transcript is the shorter text
-    data["messages"][1]["content"] += " Details follow." + " The build must pass on every target." * 40
+    data["messages"].append({"role": "assistant", "content": "I will think about the build." * 60})
     result = compress(data, 500)
     assert "(no command ran)" in result.text
     assert "(none; the attempt ended with status step_limit)" in result.text
@@ -179,3 +179,15 @@ def test_error_line_pattern_catches_the_usual_suspects():
                  "E   AssertionError: 1 != 2", "Segmentation fault (core dumped)", "npm ERR! code E404",
                  "fatal: not a git repository", "Permission denied (publickey)", "FAILED tests/test_x.py::t"]:
         assert ERROR_LINE.search(line), line
+
+
+def test_the_plain_transcript_is_what_happened_after_the_task():
+    """The agent's system prompt and the instruction (every reader gets it apart) are not part of the
+    transcript the compression must never exceed: a short run is judged on its own turns."""
+    data = trajectory(sample_specs())
+    data["messages"][0]["content"] = "SYSTEM PROMPT " * 300
+    raw = raw_text(as_view(data))
+    assert "SYSTEM PROMPT" not in raw and data["messages"][1]["content"] not in raw
+    assert "make test" in raw
+    result = compress(data, 100_000)
+    assert len(result.text) <= len(raw) and "SYSTEM PROMPT" not in result.text

@@ -133,11 +133,21 @@ def compress(trajectory: Any, budget_tokens: int = 2000, counter: TokenCounter |
 
 
 def raw_text(view: TrajectoryView) -> str:
-    """The trajectory uncompressed: every message's text and tool calls, as a model would read it
-    (each command right before its output)."""
+    """The plain transcript: what happened after the task was given, as a model would read it (each
+    command right before its output). The agent's system prompt and the instruction are not part of
+    it: every reader gets the instruction apart (the judge's "# Task", the evolver's instruction.md),
+    and the system prompt is the agent's, not the attempt's (with it, a 6-step run's transcript was
+    mostly the seed workspace's prompt, and a compression could be longer than what happened)."""
     parts = []
+    skipped_instruction = False
     for message in view.messages:
-        parts.append(f"{message.get('role')}: {message_text(message.get('content'))}")
+        role = message.get("role")
+        if role == "system":
+            continue
+        if role == "user" and not skipped_instruction:
+            skipped_instruction = True
+            continue
+        parts.append(f"{role}: {message_text(message.get('content'))}")
         for call in message.get("tool_calls") or []:
             name, argument = call_text(call)
             parts.append(f"call {name}: {argument}")
