@@ -346,19 +346,21 @@ class AdaptiveSkillEngine:
         self.run_dir.event("gate_decision", cycle=n, verdict=decision.verdict, rounds=len(rounds), rollouts=rollouts,
                            baseline_rounds_reused=min(reused, len(rounds)), llr=round(stat.llr, 4),
                            delta=_round(stat.delta), reason=decision.reason)
-        self.log(f"cycle {n} gate: {'accepted' if decision.accepted else 'rejected'} after {len(rounds)} round(s): "
-                 f"{decision.reason}")
-        return GateResult(accepted=decision.accepted, verdict=decision.verdict, reason=decision.reason, gated=True,
-                          score=g.score, rounds=len(rounds), rollouts=rollouts,
-                          baseline_rounds_reused=min(reused, len(rounds)),
-                          statistic=GateStatistic(llr=round(stat.llr, 4), delta=_round(stat.delta), se=_round(stat.se),
-                                                  tasks=stat.tasks, pairs=stat.pairs, identical=stat.identical),
-                          mutated_mean=_round(mutated_mean), baseline_mean=_round(baseline_mean),
-                          delta=_round(stat.delta), per_task=per_task,
-                          unscored=sorted(t.id for t in self.holdout if t.id not in stat.per_task),
-                          round_scores=[{task: list(pair) for task, pair in one.items()} for one in rounds],
-                          judge_check=check, temperature=g.temperature,
-                          mutated_commit=evolved.candidate, baseline_commit=self.state.accepted_commit)
+        result = GateResult(accepted=decision.accepted, verdict=decision.verdict, reason=decision.reason, gated=True,
+                            score=g.score, rounds=len(rounds), rollouts=rollouts,
+                            baseline_rounds_reused=min(reused, len(rounds)),
+                            statistic=GateStatistic(llr=round(stat.llr, 4), delta=_round(stat.delta),
+                                                    se=_round(stat.se), tasks=stat.tasks, pairs=stat.pairs,
+                                                    identical=stat.identical),
+                            mutated_mean=_round(mutated_mean), baseline_mean=_round(baseline_mean),
+                            delta=_round(stat.delta), per_task=per_task,
+                            unscored=sorted(t.id for t in self.holdout if t.id not in stat.per_task),
+                            round_scores=[{task: list(pair) for task, pair in one.items()} for one in rounds],
+                            judge_check=check, temperature=g.temperature,
+                            mutated_commit=evolved.candidate, baseline_commit=self.state.accepted_commit)
+        for line in result.evidence():
+            self.log(f"cycle {n} gate: {line}")
+        return result
 
     def _judge_check(self, n: int, judged: list[tuple[float, bool]]) -> dict:
         """The judge against the verifier's labels on this cycle's holdout attempts (labels the

@@ -151,6 +151,28 @@ class GateResult:
         statistic = GateStatistic.from_dict(data["statistic"]) if data["statistic"] else None
         return cls(**rest, statistic=statistic)
 
+    def moved(self) -> tuple[int, int, int]:
+        """Holdout tasks that got better, worse, or stayed the same (mean paired difference)."""
+        diffs = [row.get("difference") for row in self.per_task if isinstance(row.get("difference"), int | float)]
+        return sum(d > 0 for d in diffs), sum(d < 0 for d in diffs), sum(d == 0 for d in diffs)
+
+    def evidence(self) -> list[str]:
+        """The decision and what it rests on, in lines a person reads (the engine's log, skills log,
+        the report): rounds and attempts, the holdout means, each task's difference, the decision."""
+        if not self.gated:
+            return [f"not gated: {self.reason}"]
+        better, worse, same = self.moved()
+        lines = [f"{self.rounds} round(s), {self.rollouts} attempts; holdout pass rate mutated "
+                 f"{_percent(self.mutated_mean)} vs baseline {_percent(self.baseline_mean)}; "
+                 f"{better} task(s) better, {worse} worse, {same} unchanged"]
+        moved = sorted((row for row in self.per_task if isinstance(row.get("difference"), int | float)),
+                       key=lambda row: -abs(row["difference"]))
+        if moved:
+            lines.append("per task (mutated - baseline): "
+                         + ", ".join(f"{row['task']} {row['difference']:+.2f}" for row in moved))
+        lines.append(f"{'accepted' if self.accepted else 'rejected'}: {self.reason}")
+        return lines
+
     def event_summary(self) -> dict[str, Any]:
         """For the phase_end event: the holdout means on the 0-10 scale events.md promises."""
         return {"accepted": self.accepted, "reason": self.reason, "rounds": self.rounds if self.gated else None,
@@ -266,6 +288,10 @@ class Checkpoint:
                    cycles=[CycleRecord.from_dict(c) for c in data["cycles"]], egl=list(data["egl"]),
                    elapsed_sec=float(data["elapsed_sec"]), converged=bool(data["converged"]) if "converged" in data
                    else False)
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
 def _tenfold(value: float | None) -> float | None:

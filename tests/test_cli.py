@@ -118,8 +118,9 @@ def test_skills_list_show_diff_log(versioned):
     diff = cli("skills", "diff", "evo-1", "evo-2", "--workspace", str(versioned))
     assert "+name: git-recovery" in diff.stdout
     log = json.loads(cli("skills", "log", "--workspace", str(versioned), "--json").stdout)
-    assert [(t["tag"], t["metrics"]) for t in log] == [("evo-1", {"holdout_mean": 5.0}),
-                                                       ("evo-2", {"holdout_mean": 6.5})]
+    assert [(t["tag"], t["metrics"]) for t in log["tags"]] == [("evo-1", {"holdout_mean": 5.0}),
+                                                               ("evo-2", {"holdout_mean": 6.5})]
+    assert log["decisions"] == []  # a bare workspace has no run, so no gate decisions
     table = cli("skills", "log", "--workspace", str(versioned))
     assert "evo-2" in table.stdout and "holdout_mean=6.5" in table.stdout
 

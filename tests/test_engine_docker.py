@@ -97,6 +97,16 @@ def test_three_cycles(setup):
     assert [v["rule"] for v in cycle[3]["evolve"]["violations"]] == ["budget"]
     assert cycle[3]["evolve"]["repaired"] and not cycle[3]["evolve"]["mutated"]
     assert cycle[3]["gate"]["reason"] == "no mutation to gate"
+    # skills log --run shows every gated change with its evidence, accepted or rejected
+    logged = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "log", "--run", str(run), "--json"],
+                            capture_output=True, text=True, cwd=REPO, check=True)
+    decisions = json.loads(logged.stdout)["decisions"]
+    assert [(d["cycle"], d["accepted"]) for d in decisions] == [(1, True), (2, False)]
+    first, second = decisions[0]["evidence"], decisions[1]["evidence"]
+    assert first[0].startswith("2 round(s), 8 attempts; holdout pass rate mutated 100% vs baseline 0%; "
+                               "2 task(s) better, 0 worse, 0 unchanged")
+    assert first[1].startswith("per task (mutated - baseline): ") and "+1.00" in first[1]
+    assert first[2].startswith("accepted: LLR") and second[-1].startswith("rejected: LLR")
     # EGL per task solved: cycle 1's batch ran with the seed workspace and solved nothing (divisor 1)
     assert [cycle[n]["converge"]["egl"] for n in (1, 2, 3)] == [1000.0, 0.0, 0.0]
     assert [cycle[n]["converge"]["solved"] for n in (1, 2, 3)] == [0, 2, 2]
@@ -127,7 +137,7 @@ def test_three_cycles(setup):
     # the evolver hears only the verdict and aggregate numbers, never a holdout task or label
     history = engine._history()
     assert history[1].endswith("rejected by gating (holdout: 2 round(s), mean difference -1.00; 0 task(s) better, "
-                               "4 worse, 0 unchanged)")
+                               "2 worse, 0 unchanged)")
     assert not any(t.id in line for t in engine.holdout for line in history)
     assert all(e["v"] == 1 for e in events)
 

@@ -185,24 +185,55 @@ def log_cmd(args: argparse.Namespace) -> int:
     from adaptive_skill.versioning import WorkspaceRepo
 
     tags = WorkspaceRepo.open(_workspace_root(args)).tags()
+    decisions = _gate_decisions(Path(args.run)) if getattr(args, "run", None) else []
     if args.json:
-        print(json.dumps([{"tag": t.name, "commit": t.commit, "date": t.date.isoformat(timespec="seconds"),
-                           "summary": t.summary, "metrics": t.metrics} for t in tags], indent=2))
-        return 0
-    if not tags:
-        print("no tags yet")
+        print(json.dumps({"tags": [{"tag": t.name, "commit": t.commit, "date": t.date.isoformat(timespec="seconds"),
+                                    "summary": t.summary, "metrics": t.metrics} for t in tags],
+                          "decisions": decisions}, indent=2))
         return 0
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="workspace versions")
-    for column in ("tag", "commit", "date", "summary", "metrics"):
-        table.add_column(column)
-    for t in tags:
-        metrics = ", ".join(f"{k}={v}" for k, v in sorted(t.metrics.items()))
-        table.add_row(t.name, t.commit[:10], t.date.strftime("%Y-%m-%d %H:%M"), t.summary, metrics)
-    Console().print(table)
+    console = Console()
+    if not tags:
+        print("no tags yet")
+    else:
+        table = Table(title="workspace versions")
+        for column in ("tag", "commit", "date", "summary", "metrics"):
+            table.add_column(column)
+        for t in tags:
+            metrics = ", ".join(f"{k}={v}" for k, v in sorted(t.metrics.items()))
+            table.add_row(t.name, t.commit[:10], t.date.strftime("%Y-%m-%d %H:%M"), t.summary, metrics)
+        console.print(table)
+    if decisions:
+        table = Table(title="changes the gate decided (accepted and rejected)")
+        for column in ("cycle", "change", "evidence"):
+            table.add_column(column)
+        for d in decisions:
+            table.add_row(str(d["cycle"]), d["change"] or "", "\n".join(d["evidence"]))
+        console.print(table)
     return 0
+
+
+def _gate_decisions(run: Path) -> list[dict]:
+    """Each gated change of a run: the cycle, what the evolver changed, and the gate's evidence
+    (phases.GateResult.evidence); read from cycles/<n>/evolve.json and gate.json, skipping torn files."""
+    from adaptive_skill.files import read_json
+    from adaptive_skill.phases import GateResult
+
+    found = []
+    for folder in sorted((run / "cycles").glob("[0-9]*")):
+        gate = read_json(folder / "gate.json", None)
+        if not isinstance(gate, dict) or not gate.get("gated"):
+            continue
+        try:
+            result = GateResult.from_dict(gate)
+        except (KeyError, TypeError, ValueError):
+            continue
+        evolve = read_json(folder / "evolve.json", None) or {}
+        found.append({"cycle": int(folder.name), "change": evolve.get("summary") if isinstance(evolve, dict) else None,
+                      "accepted": result.accepted, "evidence": result.evidence()})
+    return found
 
 
 # -- export / import: Agent Skills folders ----------------------------------------------------------
