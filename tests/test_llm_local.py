@@ -141,3 +141,23 @@ def test_budgets_apply_to_the_embedded_model(embedded):
     with pytest.raises(BudgetExceeded):
         ask(llm, "Hi again.", task_id="t")
     assert accounting.totals(task_id="t").calls == 1
+
+
+def test_the_repetition_guard_stops_a_looping_reply_and_nothing_else():
+    """A reply that degenerates into one block repeated (the 1.5B's `| sed 's/"/ /g' | sed ...` until its
+    bound, 943 tokens) is stopped; varied text, short repeats and repeats inside the prompt are not."""
+    from adaptive_skill.llm.local import RepetitionGuard
+
+    prompt = list(range(1000, 1200)) + [7, 8, 9] * 50  # the prompt may repeat as it likes
+    loop = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21] * 12  # 132 tokens of one 11-token block
+    guard = RepetitionGuard(len(prompt))
+    fired_at = next(n for n in range(1, len(loop) + 1) if guard(prompt + loop[:n], None))
+    assert guard.fired and fired_at == RepetitionGuard.MIN_SPAN  # as soon as the span is reached
+    varied = RepetitionGuard(len(prompt))
+    text = [(i * 7919) % 5000 for i in range(400)]
+    assert not any(varied(prompt + text[:n], None) for n in range(1, len(text) + 1)) and not varied.fired
+    # a short run of one token (a line of '=') and two copies of a long block are not loops
+    short = RepetitionGuard(len(prompt))
+    assert not short(prompt + text[:50] + [5] * 40 + text[50:60], None)
+    block = text[:90]
+    assert not RepetitionGuard(len(prompt))(prompt + block + block, None)

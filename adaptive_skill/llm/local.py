@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import importlib.util
+import json
 import os
 import threading
 import time
@@ -167,7 +168,7 @@ class LocalProvider(litellm.CustomLLM):
                    model_response: Any, print_verbose: Any, encoding: Any, api_key: Any, logging_obj: Any,
                    optional_params: dict, acompletion: Any = None, litellm_params: Any = None,
                    logger_fn: Any = None, headers: Any = None, timeout: Any = None, client: Any = None) -> Any:
-        # `timeout` cannot interrupt an in-process generation; max_tokens bounds it instead.
+        # `timeout` cannot interrupt an in-process generation; max_tokens and the repetition guard bound it.
         params = _generation_params(optional_params)
         tools = optional_params.get("tools") or None
         instance = ((litellm_params or {}).get("metadata") or {}).get(INSTANCE)
@@ -175,18 +176,10 @@ class LocalProvider(litellm.CustomLLM):
             llama = self._load_locked(model, instance)
             if exact_mode():
                 llama.reset()  # forget the evaluated tokens: the whole prompt is evaluated again
-            if "grammar" in params:
-                params["grammar"] = _grammar(params["grammar"])
             evals = self._evaluated[_key(model, instance)]
             evals.clear()
             try:
-                if tools:
-                    reply, result = self._tool_call(llama, model, messages, tools, params)
-                else:
-                    result = llama.create_chat_completion(messages=_plain_messages(messages), **params)
-                    choice = result["choices"][0]
-                    reply = {"content": choice["message"].get("content") or "", "tool_calls": None,
-                             "finish_reason": choice.get("finish_reason")}
+                reply, result = self._generate(llama, model, messages, tools, params)
             except ValueError as exc:  # llama-cpp's way of saying the prompt does not fit
                 error = litellm.ContextWindowExceededError if "context window" in str(exc) else litellm.BadRequestError
                 raise error(message=str(exc), model=model, llm_provider=PROVIDER) from exc
@@ -204,23 +197,44 @@ class LocalProvider(litellm.CustomLLM):
         model_response._hidden_params["response_cost"] = 0.0  # runs on this machine: free
         return model_response
 
-    def _tool_call(self, llama: Any, model: str, messages: list, tools: list,
-                   params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """One reply in the chat template's own tool-call format, held by its grammar to exactly one
-        call of the offered tools (toolcalls.py); the call goes back as a litellm tool call."""
+    def _generate(self, llama: Any, model: str, messages: list, tools: list | None,
+                  params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One reply: the conversation rendered by the model's own chat template (toolcalls.render),
+        held by one grammar (the tools' call, the caller's GBNF, or the JSON schema's), stopped early
+        when it degenerates into a loop (RepetitionGuard). A tool call goes back as a litellm tool call."""
         template = (llama.metadata or {}).get("tokenizer.chat_template") or ""
-        if "tools" not in template:
+        if tools and "tools" not in template:
             raise ValueError(f"{model}: its chat template has no tool-call format; use models.<role>.protocol: text")
-        bounds = toolcalls.Bounds().fit(params.get("max_tokens"))
-        prompt = toolcalls.render(template, messages, tools)
-        params = {k: v for k, v in params.items() if k not in ("response_format",)}
-        params["grammar"] = _grammar(toolcalls.grammar(tools, bounds))
-        result = llama.create_completion(prompt, **params)
+        response_format = params.pop("response_format", None)
+        grammar_text = params.pop("grammar", None)
+        if tools:
+            grammar = _grammar(toolcalls.grammar(tools, toolcalls.Bounds().fit(params.get("max_tokens"))))
+        elif grammar_text:
+            grammar = _grammar(grammar_text)
+        elif response_format:
+            grammar = _json_grammar(response_format.get("schema"))
+        else:
+            grammar = None
+        if template:
+            text = toolcalls.render(template, messages, tools, bos_token=_token_text(llama, llama.token_bos()),
+                                    eos_token=_token_text(llama, llama.token_eos()))
+            prompt = llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        else:  # no template in the file: llama-cpp's default chat format
+            result = llama.create_chat_completion(messages=_plain_messages(messages), grammar=grammar, **params)
+            choice = result["choices"][0]
+            return {"content": choice["message"].get("content") or "", "tool_calls": None,
+                    "finish_reason": choice.get("finish_reason")}, result
+        guard = RepetitionGuard(len(prompt))
+        from llama_cpp import StoppingCriteriaList
+
+        result = llama.create_completion(prompt, grammar=grammar, stopping_criteria=StoppingCriteriaList([guard]),
+                                         **params)
         choice = result["choices"][0]
         text = choice.get("text") or ""
-        parsed = toolcalls.parse(text)
-        if parsed is None:  # only a reply cut by the token limit gets here: the agent says so
-            return {"content": text, "tool_calls": None, "finish_reason": choice.get("finish_reason")}, result
+        finish = "length" if guard.fired else choice.get("finish_reason")  # stopped in a loop: cut, not done
+        parsed = toolcalls.parse(text) if tools else None
+        if parsed is None:  # text, JSON, or a tool-call reply cut by the token limit (the agent says so)
+            return {"content": text, "tool_calls": None, "finish_reason": finish}, result
         reasoning, name, arguments = parsed
         self._calls = getattr(self, "_calls", 0) + 1
         call = litellm.ChatCompletionMessageToolCall(id=f"call_{self._calls}", type="function",
@@ -306,6 +320,54 @@ def _grammar(text: str) -> Any:
     from llama_cpp import LlamaGrammar
 
     return _parsed_grammar(text, LlamaGrammar)
+
+
+def _json_grammar(schema: dict[str, Any] | None) -> Any:
+    """The grammar of a JSON reply: the schema's (llama-cpp's converter, as its chat completion uses
+    for response_format), or any JSON object."""
+    from llama_cpp import LlamaGrammar
+    from llama_cpp.llama_grammar import JSON_GBNF
+
+    if schema is None:
+        return _parsed_grammar(JSON_GBNF, LlamaGrammar)
+    key = "json-schema:" + json.dumps(schema, sort_keys=True)
+    if key not in _GRAMMARS:
+        _GRAMMARS[key] = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+    return _GRAMMARS[key]
+
+
+def _token_text(llama: Any, token: int) -> str:
+    return llama._model.token_get_text(token) if token is not None and token >= 0 else ""
+
+
+class RepetitionGuard:
+    """A llama-cpp stopping criterion: the reply has fallen into a loop, the last REPEATS copies of a
+    block of at most MAX_PERIOD tokens, MIN_SPAN tokens or more in all. Qwen2.5-Coder-1.5B once wrote
+    `| sed 's/"/ /g' | sed 's/,/ /g' ...` until its 1500-character bound (943 tokens, 194 s); stopped
+    here, the reply counts as cut and the agent is told so."""
+
+    MAX_PERIOD = 64
+    MIN_REPEATS = 3
+    MIN_SPAN = 96
+
+    def __init__(self, prompt_tokens: int):
+        self.prompt_tokens = prompt_tokens
+        self.fired = False
+
+    def __call__(self, input_ids: Any, logits: Any) -> bool:
+        generated = len(input_ids) - self.prompt_tokens
+        if generated < self.MIN_SPAN:
+            return False
+        tail = list(input_ids[-min(generated, self.MAX_PERIOD * self.MIN_REPEATS * 2):])
+        for period in range(1, self.MAX_PERIOD + 1):
+            span = max(self.MIN_REPEATS * period, self.MIN_SPAN)
+            if span > len(tail):
+                break
+            block = tail[-span:]
+            if all(block[i] == block[i + period] for i in range(span - period)):
+                self.fired = True
+                return True
+        return False
 
 
 _GRAMMARS: dict[str, Any] = {}

@@ -125,9 +125,14 @@ def template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return shown
 
 
-def render(template: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
-    """The prompt: the model's own chat template in jinja2's sandbox, with `tojson` as the template's
-    authors ran it (plain JSON; jinja2's own filter escapes <, >, & and ' for HTML)."""
+def render(template: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, *,
+           bos_token: str = "", eos_token: str = "") -> str:
+    """The prompt: the model's own chat template in jinja2's sandbox, given what chat templates
+    expect (as transformers and llama-cpp give it: bos and eos tokens, raise_exception,
+    strftime_now), with `tojson` as the template's authors ran it (plain JSON; jinja2's own filter
+    escapes <, >, & and ' for HTML)."""
+    from datetime import datetime
+
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     environment = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
@@ -136,8 +141,10 @@ def render(template: str, messages: list[dict[str, Any]], tools: list[dict[str, 
     def raise_exception(message: str) -> None:
         raise ValueError(message)
 
-    return environment.from_string(template).render(messages=template_messages(messages), tools=tools,
-                                                    add_generation_prompt=True, raise_exception=raise_exception)
+    return environment.from_string(template).render(
+        messages=template_messages(messages), tools=tools or None, add_generation_prompt=True,
+        raise_exception=raise_exception, bos_token=bos_token, eos_token=eos_token,
+        strftime_now=lambda fmt: datetime.now().strftime(fmt))
 
 
 def _object(arguments: Any) -> Any:
