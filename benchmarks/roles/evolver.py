@@ -1,6 +1,7 @@
 """The evolver probe: what the structured evolver writes when shown the failures of real cycles.
 
     python benchmarks/roles/evolver.py RUN [RUN ...] [--model M] [--max-tokens T] [--json out.json]
+    python benchmarks/roles/evolver.py --batches JUDGED.json [--batch 4] ...
 
 RUN is an `evolve` run directory (runs/<id>, or a learning-curve benchmark's DIR/runs/evolve). For
 every cycle whose observations hold a failure (RUN/cycles/NNN/observations), the structured evolver
@@ -9,6 +10,12 @@ scratch copy of the seed workspace (workspace/), exactly as the engine asks it, 
 printed in full: the diagnosis, the skill, and whether the rules wrote or refused it (and why).
 Whether a skill names the cause the failures share is a reader's judgement: docs/llm.md ("The
 structured evolver") lists each reply with that judgement.
+
+--batches takes the judge probe's output (benchmarks/roles/judge.py --json: real attempts with real
+verdicts) and cuts it into batches of --batch attempts in file order, each written as a cycle's
+observations exactly as the engine writes them (observe/observations.py: signals, the compressed
+trajectory, the verdict; no test result), so the evolver can be asked about more batches than the
+runs at hand had cycles.
 """
 
 from __future__ import annotations
@@ -35,6 +42,35 @@ def questions(runs: list[Path]) -> list[Path]:
     return found
 
 
+def batches(judged: Path, size: int, root: Path) -> list[Path]:
+    """Observations folders built from the judge probe's rows, `size` attempts each."""
+    from adaptive_skill.observe import extract_signals
+    from adaptive_skill.observe.compress import compress
+    from adaptive_skill.observe.observations import ObservedItem, write_observations
+    from adaptive_skill.tasks.loader import load_suite
+
+    tasks = {t.id: t for t in load_suite(ROOT / "benchmarks" / "terminal-easy")}
+    rows = [r for r in json.loads(judged.read_text())["rows"] if r.get("score") is not None]
+    folders = []
+    for start in range(0, len(rows) - size + 1, size):
+        items, instructions = [], {}
+        for row in rows[start:start + size]:
+            trajectory = json.loads(Path(row["file"]).read_text())
+            if row["task"] in instructions:
+                continue  # one attempt per task in a batch, as in a cycle
+            item = ObservedItem(task=row["task"], verdict={"score": row["score"], "category": "probe",
+                                                           "outcome": row["outcome"],
+                                                           "failure_reason": row["failure_reason"]},
+                                signals=extract_signals(trajectory).to_dict(),
+                                compressed=compress(trajectory, 2000).text)
+            items.append(item)
+            instructions[row["task"]] = tasks[row["task"]].instruction
+        folder = root / "cycles" / f"{len(folders) + 1:03d}" / "observations"
+        write_observations(folder, items, instructions, labels=None)
+        folders.append(folder)
+    return folders
+
+
 def main(argv: list[str] | None = None) -> int:
     from adaptive_skill.config import EvolveConfig
     from adaptive_skill.evolve.structured import StructuredEvolver
@@ -42,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     from adaptive_skill.llm.client import make_llm
 
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("runs", nargs="+", type=Path)
+    p.add_argument("runs", nargs="*", type=Path)
+    p.add_argument("--batches", type=Path, help="the judge probe's --json output, cut into batches")
+    p.add_argument("--batch", type=int, default=4)
     p.add_argument("--model", default="local/qwen2.5-coder-1.5b")
     p.add_argument("--max-tokens", type=int, default=1024)
     p.add_argument("--json", type=Path)
@@ -54,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     evolver = StructuredEvolver(make_llm(config.models.evolver, accounting, "evolver"), config,
                                 accounting=accounting)
     rows = []
-    for observations in questions(args.runs):
+    scratch_root = Path(tempfile.mkdtemp(prefix="evolver-probe-batches-"))
+    found = questions(args.runs) + (batches(args.batches, args.batch, scratch_root) if args.batches else [])
+    for observations in found:
         with tempfile.TemporaryDirectory(prefix="evolver-probe-") as scratch:
             workspace = Path(scratch) / "workspace"
             shutil.copytree(ROOT / "workspace", workspace)
