@@ -24,12 +24,6 @@ _TARGET = re.compile(r"(?:https?://)?(?P<host>localhost|127\.0\.0\.1|0\.0\.0\.0|
                      r":(?P<port>\d{2,5})(?P<path>/[\w./-]*)?")
 _NC_TARGET = re.compile(r"\bnc\s+(?:-\w+\s+)*(?P<host>[\w.-]+)\s+(?P<port>\d{2,5})")
 _LOCAL = {"127.0.0.1", "0.0.0.0", "[::1]"}
-# In-place edits that set `NAME = value` (sed -i, perl -pi, a python rewrite, ed): the values set.
-_IN_PLACE = re.compile(r"\bsed\s+-i|\bperl\s+-\S*i|write_text|\.write\(|\bed\s+-s|\bex\s+-s")
-_ASSIGN = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*"
-                     r"(?P<value>-?[\w.]+|'[^'\\\n]*'|\"[^\"\\\n]*\")(?=\s*(?:[/|#'\")]|$|\n))")
-
-
 @dataclass(frozen=True)
 class Intent:
     kind: str  # install | search | poll
@@ -54,10 +48,30 @@ def intent_of(command: str) -> Intent | None:
 
 
 def _packages(rest: str) -> set[str]:
-    words = split_command(rest)
-    found: set[str] = set()
+    return {name for name, _ in package_specs(rest)}
+
+
+def is_install(segment: str) -> bool:
+    """The command installs packages (named, or a manifest's: `npm install`, `pip install -r ...`)."""
+    return bool(_INSTALLERS.match(re.sub(r"^(?:sudo\s+)", "", segment.strip())))
+
+
+def install_segments(command: str) -> list[list[tuple[str, str]]]:
+    """The package specs of each install in a command's first line: [(name, version spec)]."""
+    found = []
+    for segment in re.split(r"\s*(?:&&|\|\||;)\s*", command.strip().split("\n", 1)[0]):
+        segment = re.sub(r"^(?:sleep\s+\S+|cd\s+\S+|timeout\s+\S+)\s*", "", segment.strip())
+        if (match := _INSTALLERS.match(segment)) and (specs := package_specs(match.group("rest"))):
+            found.append(specs)
+    return found
+
+
+def package_specs(rest: str) -> list[tuple[str, str]]:
+    """(name, version spec) of each package an installer's arguments name: `'psycopg2>=2.7,<2.8'`
+    is ("psycopg2", ">=2.7,<2.8"), `date-fns@^3` is ("date-fns", "^3"), a bare name has spec ""."""
+    found: list[tuple[str, str]] = []
     skip = False
-    for word in words:
+    for word in split_command(rest):
         if skip:
             skip = False
             continue
@@ -68,9 +82,10 @@ def _packages(rest: str) -> set[str]:
             continue
         if word.startswith(("-", ":")):
             continue
-        name = _VERSION.sub("", word).strip("'\"").lower().replace("_", "-")
-        if name and re.fullmatch(r"[a-z0-9][a-z0-9.+-]*", name):
-            found.add(name)
+        word = word.strip("'\"")
+        name = _VERSION.sub("", word).lower().replace("_", "-")
+        if name and re.fullmatch(r"[a-z0-9][a-z0-9.+-]*", name) and name not in {n for n, _ in found}:
+            found.append((name, word[len(name):].lstrip("@")))
     return found
 
 
@@ -97,20 +112,3 @@ def targets(command: str) -> frozenset[str]:
     """The files and directories a command names: what it works on (not a sed script's words)."""
     words = [w for w in split_command(command.split("<<", 1)[0][:400]) if " " not in w and not _SED_SCRIPT.match(w)]
     return frozenset(t for w in words for t in _TARGETS.findall(w) if not t.startswith(("/dev/", "/tmp/")))
-
-
-def value_sets(command: str) -> list[tuple[str, str]]:
-    """The `NAME = value` settings an in-place edit writes (not the patterns it looks for)."""
-    if not _IN_PLACE.search(command):
-        return []
-    found = []
-    for match in _ASSIGN.finditer(command):
-        value = match.group("value").strip("'\"")
-        if not value or any(c in value for c in "*\\") or value in (".", "..."):
-            continue  # a pattern (`TIMEOUT = .*`, `\d+`), not a value
-        found.append((match.group("name"), value))
-    # `s/TIMEOUT = 30/TIMEOUT = 5/`: the last setting of a name is the one written
-    last: dict[str, str] = {}
-    for name, value in found:
-        last[name] = value
-    return list(last.items())

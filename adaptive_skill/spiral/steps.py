@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from adaptive_skill.spiral import text
 from adaptive_skill.spiral.files import FileWrite
+from adaptive_skill.spiral.outcome import Measures
+from adaptive_skill.spiral.settings import Setting
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +39,10 @@ class StepView:
     self_reference: bool = False
     cwd: str | None = None  # the shell's directory as far as the commands tell
     writes: list[FileWrite] = field(default_factory=list)  # files the command writes, as far as it tells
+    settings: tuple[Setting, ...] = ()  # the settings it sets: values, numbers, permissions, version pins
+    check: str | None = None  # what it runs after its settings (the re-run that shows whether they helped)
+    result: str = ""  # its result's class: the same whatever the numbers in it (outcome.result_class)
+    measures: Measures = field(default_factory=dict)  # the numbers of its result whose better direction is known
     vector: np.ndarray | None = None  # embedding of thought + action, when a detector needs it
     totals: dict[str, float] = field(default_factory=dict)  # steps, tokens, cost, elapsed_sec so far
 

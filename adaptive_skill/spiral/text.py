@@ -21,9 +21,10 @@ def head_tail(text: str, limit: int = _HEAD_TAIL) -> str:
     return text if len(text) <= 2 * limit else f"{text[:limit]}\n...\n{text[-limit:]}"
 
 
-def fingerprint(output: str) -> str:
-    """Equal for two outputs that differ only in timings, clocks, addresses, temp names, spacing."""
-    text = mask_volatile(head_tail(clean_output(output)))
+def fingerprint(output: str, keep_durations: bool = False) -> str:
+    """Equal for two outputs that differ only in timings, clocks, addresses, temp names, spacing
+    (timings stay with `keep_durations`: when the task is about speed they are the result)."""
+    text = mask_volatile(head_tail(clean_output(output)), keep_durations)
     lines = [_SPACE.sub(" ", line).strip() for line in text.split("\n")]
     canonical = "\n".join(line for line in lines if line)
     return hashlib.blake2b(canonical.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
