@@ -162,6 +162,11 @@ class AlternationConfig(SpiralDetectorConfig):
     file_cycles: int = Field(2, ge=2)  # X,Y,X,Y versions of one file (edit and revert)
 
 
+class ParameterTweakConfig(SpiralDetectorConfig):
+    window: int = Field(24, ge=4)  # steps looked back
+    rounds: int = Field(4, ge=2)  # re-runs of one check after a setting changed, with no better result
+
+
 class IntentRepetitionConfig(SpiralDetectorConfig):
     window: int = Field(12, ge=2)  # steps looked back
     install_repeats: int = Field(3, ge=2)  # failed installs of the same packages, whatever the tool or spelling
@@ -199,6 +204,7 @@ class SpiralDetectorsConfig(_Strict):
     alternation: AlternationConfig = Field(default_factory=AlternationConfig)
     repeated_errors: RepeatedErrorsConfig = Field(default_factory=RepeatedErrorsConfig)
     intent_repetition: IntentRepetitionConfig = Field(default_factory=IntentRepetitionConfig)
+    parameter_tweak: ParameterTweakConfig = Field(default_factory=ParameterTweakConfig)
     stagnation: StagnationConfig = Field(default_factory=StagnationConfig)
     monologue: MonologueConfig = Field(default_factory=MonologueConfig)
     goal_drift: GoalDriftConfig = Field(default_factory=GoalDriftConfig)
