@@ -172,6 +172,7 @@ class IntentRepetitionConfig(SpiralDetectorConfig):
     install_repeats: int = Field(3, ge=2)  # failed installs of the same packages, whatever the tool or spelling
     search_repeats: int = Field(4, ge=2)  # searches in a row that found nothing
     poll_repeats: int = Field(5, ge=2)  # polls of the same service without an answer (a slow start is fine)
+    stall_repeats: int = Field(3, ge=2)  # polls of a job whose answer moved, then stopped moving
 
 
 class RepeatedErrorsConfig(SpiralDetectorConfig):

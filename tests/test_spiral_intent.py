@@ -42,7 +42,15 @@ def test_one_intent_in_many_words():
     polls = ["curl -sf http://localhost:8000/health", "sleep 5; curl -s 127.0.0.1:8000/health",
              "timeout 30 bash -c 'until curl -sf localhost:8000/health; do sleep 2; done'",
              "wget -qO- --retry-connrefused http://localhost:8000/health"]
-    assert {intent_of(c).key for c in polls} == {"localhost:8000/health"}
+    assert {intent_of(c).key for c in polls} == {"localhost:8000"}  # one service, whatever the endpoint
+    postgres = ["pg_isready -h localhost -p 5432", "sleep 10 && pg_isready -h 127.0.0.1", "until pg_isready -q; do sleep 2; done",
+                "psql -h localhost -U postgres -c 'select 1'", "ss -ltn | grep :5432", "nc -z localhost 5432"]
+    assert {intent_of(c).key for c in postgres} == {"localhost:5432"}
+    assert intent_of("sleep 20; ls out | wc -l") == intent_of("sleep 5 && ls out | wc -l") == intent_of("sleep 1; ls  out|wc -l")
+    lookups = ["which -a pg_dump", "locate bin/pg_dump", "dpkg -S bin/pg_dump", "apt-cache policy postgresql-client-16",
+               "go doc golang.org/x/time/rate", "go list -m all | grep -i time", "compgen -c | grep pg_dump",
+               "git log --all --oneline -S 'orders ('", "ls -d /usr/lib/postgresql/*/bin"]
+    assert {intent_of(c).kind for c in lookups} == {"search"}
     assert intent_of("rg -n DEFAULT_PAGE_SIZE").kind == intent_of("git grep -n PAGE_SIZE").kind == "search"
     assert intent_of("ls -la") is None and intent_of("make test") is None
 

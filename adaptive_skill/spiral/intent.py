@@ -1,7 +1,9 @@
-"""What a command is trying to do, beyond its words: install a package, search for something,
-poll a service, set a value. Two commands with other tools or spellings (`pip install x`,
-`python3 -m pip install 'x>=1'`, `pip3 install --user x`) have one intent. Read from the command
-text only; None when a command is none of these."""
+"""What a command is trying to do, beyond its words: install a package, look something up, poll a
+service. Two commands with other tools or spellings (`pip install x`, `python3 -m pip install
+'x>=1'`, `pip3 install --user x`; `which pg_dump`, `find / -name pg_dump`, `dpkg -S bin/pg_dump`;
+`curl localhost:5432`, `pg_isready -h 127.0.0.1`, `ss -ltn | grep :5432`) have one intent. A
+waiting command with no service to name polls what it runs after the wait (`sleep 20; ls out |
+wc -l`). Read from the command text only; None when a command is none of these."""
 
 from __future__ import annotations
 
@@ -18,12 +20,23 @@ _INSTALLERS = re.compile(
 _VERSION = re.compile(r"[<>=~!;@\[].*$")
 _OPTION_VALUE = {"-r", "-c", "-e", "-i", "--index-url", "--extra-index-url", "-t", "--target", "--prefix",
                  "--no-binary", "--only-binary", "-f", "--find-links", "--root", "--platform"}
-_SEARCHERS = {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd", "fdfind"}
-_POLLERS = {"curl", "wget", "nc", "http", "ping", "pg_isready", "redis-cli", "mysqladmin"}
+# Look-ups: searches of files and of what is installed, whatever the tool.
+_SEARCHERS = {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd", "fdfind", "which", "whereis",
+              "compgen", "apropos"}
+_LOOKUPS = re.compile(r"^(?:command\s+-v|type\s+-[aptP]+|dpkg\s+-[SLl]|dpkg-query"
+                      r"|apt-cache\s+(?:search|policy|show|madison)|apt\s+(?:list|search|show)|go\s+(?:doc|list)|pip3?\s+(?:show|list|index)|npm\s+(?:ls|view|search)"
+                      r"|git\s+(?:grep|log\s+.*(?:-S|-G|--grep)))\b|^ls\s+[^|;&]*[*?]")
+_POLLERS = {"curl", "wget", "nc", "http", "ping", "pg_isready", "psql", "redis-cli", "mysqladmin", "ss", "netstat",
+            "lsof"}
+_DEFAULT_PORTS = {"pg_isready": "5432", "psql": "5432", "redis-cli": "6379", "mysqladmin": "3306"}
 _TARGET = re.compile(r"(?:https?://)?(?P<host>localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|[\w.-]+\.\w+|[\w-]+)"
                      r":(?P<port>\d{2,5})(?P<path>/[\w./-]*)?")
 _NC_TARGET = re.compile(r"\bnc\s+(?:-\w+\s+)*(?P<host>[\w.-]+)\s+(?P<port>\d{2,5})")
-_LOCAL = {"127.0.0.1", "0.0.0.0", "[::1]"}
+_HOST_OPTION = re.compile(r"(?:^|\s)(?:-h|--host(?:=|\s))\s*(?P<host>[\w.-]+)")
+_PORT_OPTION = re.compile(r"(?:^|\s)(?:-p|--port(?:=|\s))\s*(?P<port>\d{2,5})\b")
+_LISTENING = re.compile(r"\b(?:ss|netstat|lsof)\b.*?(?::|sport = :|-i\s*:)(?P<port>\d{2,5})\b")
+_WAIT = re.compile(r"^\s*(?:sleep\s+\S+\s*(?:;|&&)\s*)+(?P<rest>.+)$")
+_LOCAL = {"127.0.0.1", "0.0.0.0", "[::1]", "localhost"}
 @dataclass(frozen=True)
 class Intent:
     kind: str  # install | search | poll
@@ -41,9 +54,11 @@ def intent_of(command: str) -> Intent | None:
                 return Intent("install", " ".join(sorted(packages)))
     if target := _poll_target(first):
         return Intent("poll", target)
-    words = split_command(first[:300])
-    if program(first) in _SEARCHERS or words[:2] == ["git", "grep"] or "xargs grep" in first:
+    bare = re.sub(r"^(?:sudo\s+|[A-Z_]+=\S+\s+)+", "", first)
+    if program(first) in _SEARCHERS or _LOOKUPS.match(bare) or "xargs grep" in first:
         return Intent("search", "")
+    if match := _WAIT.match(first):  # `sleep 20; ls out | wc -l`: waiting on what the command reads
+        return Intent("poll", "wait:" + " ".join(split_command(match.group("rest")[:300])))
     return None
 
 
@@ -90,15 +105,22 @@ def package_specs(rest: str) -> list[tuple[str, str]]:
 
 
 def _poll_target(command: str) -> str | None:
-    if not any(re.search(rf"(?<![\w-]){p}(?![\w-])", command) for p in _POLLERS):
+    """The service a command asks after, as host:port (one service whatever the endpoint)."""
+    pollers = [p for p in _POLLERS if re.search(rf"(?<![\w-]){p}(?![\w-])", command)]
+    if not pollers:
         return None
-    match = _TARGET.search(command) or _NC_TARGET.search(command)
-    if not match:
+    host, port = None, None
+    if match := _TARGET.search(command) or _NC_TARGET.search(command):
+        host, port = match.group("host"), match.group("port")
+    elif match := _LISTENING.search(command):
+        host, port = "localhost", match.group("port")
+    elif defaults := [_DEFAULT_PORTS[p] for p in pollers if p in _DEFAULT_PORTS]:
+        host = (m.group("host") if (m := _HOST_OPTION.search(command)) else "localhost")
+        port = m.group("port") if (m := _PORT_OPTION.search(command)) else defaults[0]
+    if port is None:
         return None
-    host = match.group("host")
-    host = "localhost" if host in _LOCAL else host
-    path = (match.groupdict().get("path") or "").rstrip("/")
-    return f"{host}:{match.group('port')}{path}"
+    host = "localhost" if host in _LOCAL or host.startswith("/") else host
+    return f"{host}:{port}"
 
 
 _TARGETS = re.compile(r"(?<![\w.-])(?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,5}\b|(?<![\w.-])(?:[\w.-]+/)+[\w.-]+")
