@@ -199,6 +199,13 @@ class GoalDriftConfig(SpiralDetectorConfig):
     threshold: float = Field(0.2, ge=0.0, le=1.0)  # mean relevance to the instruction below this
 
 
+class UnaskedWorkConfig(SpiralDetectorConfig):
+    weight: float = Field(0.8, ge=0.0)
+    window: int = Field(10, ge=2)  # acting steps looked back
+    share: float = Field(0.6, gt=0.0, le=1.0)  # at least this share of them chores the task did not ask for
+    kinds: int = Field(3, ge=1)  # ... of at least this many kinds (type checking, CI, Docker, packaging ...)
+
+
 class SpiralDetectorsConfig(_Strict):
     exact_repetition: ExactRepetitionConfig = Field(default_factory=ExactRepetitionConfig)
     semantic_repetition: SemanticRepetitionConfig = Field(default_factory=SemanticRepetitionConfig)
@@ -209,6 +216,7 @@ class SpiralDetectorsConfig(_Strict):
     stagnation: StagnationConfig = Field(default_factory=StagnationConfig)
     monologue: MonologueConfig = Field(default_factory=MonologueConfig)
     goal_drift: GoalDriftConfig = Field(default_factory=GoalDriftConfig)
+    unasked_work: UnaskedWorkConfig = Field(default_factory=UnaskedWorkConfig)
 
 
 class SpiralLimitsConfig(_Strict):

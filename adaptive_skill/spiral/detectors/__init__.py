@@ -18,6 +18,7 @@ def build_detectors(config: SpiralConfig, instruction: str, instruction_vector: 
                     embedder: Embedder | None = None) -> list[Detector]:
     """The enabled detectors, hard limits first (they end the attempt whatever else is seen)."""
     from adaptive_skill.spiral.detectors.alternation import Alternation
+    from adaptive_skill.spiral.detectors.chores import UnaskedWork
     from adaptive_skill.spiral.detectors.drift import GoalDrift
     from adaptive_skill.spiral.detectors.errors import RepeatedErrors
     from adaptive_skill.spiral.detectors.intent import IntentRepetition
@@ -40,6 +41,7 @@ def build_detectors(config: SpiralConfig, instruction: str, instruction_vector: 
         (d.stagnation.enabled, Stagnation(d.stagnation, tolerance)),
         (d.monologue.enabled, Monologue(d.monologue)),
         (d.goal_drift.enabled, GoalDrift(d.goal_drift, instruction, instruction_vector)),
+        (d.unasked_work.enabled, UnaskedWork(d.unasked_work, instruction)),
     ]
     return [detector for enabled, detector in candidates if enabled]
 
