@@ -363,5 +363,6 @@ class FileVersions:
         return [(step, _version(known)) for step, known in self.history.get(path, [])]
 
 
+@lru_cache(maxsize=4096)
 def _version(known: frozenset[str]) -> str:
     return _hash("\n\0\n".join(sorted(known))) if known else "git"

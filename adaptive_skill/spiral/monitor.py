@@ -20,9 +20,9 @@ from adaptive_skill.spiral import interventions, text
 from adaptive_skill.spiral.detectors import Detection, Detector, History, build_detectors, weight_of
 from adaptive_skill.spiral.detectors.monologue import is_self_referential
 from adaptive_skill.spiral.files import file_writes
-from adaptive_skill.spiral.outcome import measures, result_class, time_goal
+from adaptive_skill.spiral.outcome import time_goal
 from adaptive_skill.spiral.progress import Ledger
-from adaptive_skill.spiral.settings import check_of, settings_of
+from adaptive_skill.spiral.settings import check_of, only_looks, settings_of
 from adaptive_skill.spiral.steps import StepView, error_signature, took_action, unknown_tool
 from adaptive_skill.trajectory import StepRecord, Trajectory, message_text, step_failure
 from adaptive_skill.trajectory.text import normalize_action
@@ -124,9 +124,10 @@ class SpiralMonitor:
                         self_reference=is_self_referential(thought), cwd=self.cwd, totals=dict(self.totals),
                         writes=file_writes(record.argument) if bash else [],
                         settings=settings_of(record.argument, record.output) if bash else (),
-                        check=check_of(record.argument) if bash else None,
-                        result=result_class(failed, signature, shown) if acted else "",
-                        measures=measures(shown, self.timed) if acted else {})
+                        timed=self.timed)
+        if bash:  # a command that sets nothing checks itself (as its action says), unless it only looks
+            view.check = check_of(record.argument) if view.settings or view.writes else \
+                (None if only_looks(record.argument) else action_key.removeprefix("bash:"))
         self.ledger.record(view)
         if record.tool == "bash":
             if target := text.cd_target(record.argument):

@@ -46,7 +46,7 @@ def result_class(failed: bool, signature: str, output: str) -> str:
 
 
 def measures(output: str, durations: bool) -> Measures:
-    text = head_tail(clean_output(output), 2000)
+    text = head_tail(clean_output(output), 1000)  # tallies and timings are at the start or the end
     found: Measures = {}
     for pattern, label, direction in _MEASURES:
         for k, match in enumerate(pattern.finditer(text)):

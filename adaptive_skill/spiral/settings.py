@@ -36,7 +36,7 @@ _REQUIREMENT = re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.-]*)\s*(?P<ver>(?:==|~=|
 _VERSION_LIKE = re.compile(r"^[\^~=<>v]*\d+(?:\.[\w*]+)*$|^latest$")
 _DIGITS = re.compile(r"\d+")
 _PERMISSIONS = {"chmod", "chown", "chgrp", "setfacl", "usermod", "gpasswd", "umask"}
-_DISPLAY = {"ls", "cat", "head", "tail", "echo", "printf", "stat", "getfacl", "wc", "diff", "id", "sleep", "true", ":",
+DISPLAY = {"ls", "cat", "head", "tail", "echo", "printf", "stat", "getfacl", "wc", "diff", "id", "sleep", "true", ":",
             "pwd", "grep", "which", "type", "file", "du", "df"}
 _LONG = 400
 
@@ -50,8 +50,15 @@ class Setting:
     # "Found existing installation")
 
 
+# Words without which a command sets nothing: a cheap test before the readers.
+_MAY_SET = re.compile(r"\b(?:sed|perl|python3?|ed|ex|node|install|add|chmod|chown|chgrp|setfacl|usermod|gpasswd|umask"
+                      r"|get|edit|json|write\w*)\b|\bi\b")
+
+
 @lru_cache(maxsize=2048)
 def settings_of(command: str, output: str = "") -> tuple[Setting, ...]:
+    if not _MAY_SET.search(command):
+        return ()
     found: dict[str, Setting] = {}
     for setting in (*_pins(command, output), *_edits(command), *_permissions(command)):
         found[setting.key] = setting  # the last word on a key is what the command leaves
@@ -76,8 +83,11 @@ def _bare(version: str) -> str:
 
 def _pins(command: str, output: str) -> list[Setting]:
     pins: list[Setting] = []
+    installs = install_segments(command)
+    if not installs and "go " not in command:
+        return pins
     installed, replaced = _installed(output)
-    for specs in install_segments(command):
+    for specs in installs:
         for name, spec in specs:
             version = installed.get(name) or (spec.split(",")[0] if spec else "")
             if version:
@@ -217,14 +227,23 @@ def check_of(command: str) -> str | None:
     (`chmod 770 d && ls -ld d`, `cat .prettierrc`) checks nothing."""
     segments = command_segments(command)
     last = max((i for i, segment in enumerate(segments) if _sets(segment)), default=-1)
-    rest = [segment for segment in segments[last + 1:] if program(segment) not in _DISPLAY]
+    rest = [segment for segment in segments[last + 1:] if program(segment) not in DISPLAY]
     if any(len(segment) > _LONG for segment in rest):
         return None  # a file written inline
     return " && ".join(normalize_command(segment) for segment in rest) or None
 
 
+def only_looks(command: str) -> bool:
+    """Every simple command of it only shows something (`cat x`, `ls -ld d && stat d`)."""
+    return all((m := _FIRST_WORD.match(segment)) is not None and m.group(1) in DISPLAY
+               for segment in command_segments(command))
+
+
+_FIRST_WORD = re.compile(r"^\s*([\w:.-]+)")
+
+
 def _sets(segment: str) -> bool:
-    words = split_command(segment[:_LONG])
-    return bool(words) and (words[0] in _PERMISSIONS or words[0] == "install" or bool(file_writes(segment))
+    first = m.group(1) if (m := _FIRST_WORD.match(segment)) else ""
+    return bool(first) and (first in _PERMISSIONS or first == "install" or bool(file_writes(segment))
                             or is_install(segment) or bool(_GO_GET.search(segment))
                             or bool(_IN_PLACE.search(segment)) or "<<" in segment)

@@ -39,7 +39,7 @@ def split_command(command: str) -> list[str]:
 # tallies stay (a counter that moves is a different output).
 _VOLATILE = [  # (pattern, replacement, a substring the text must hold for the pattern to apply: a cheap skip)
     (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z| ?[+-]\d{2}:?\d{2})?"), "<time>", ":"),
-    (re.compile(r"\b(?:19|20)\d{6}[T_-]?\d{4,6}(?:Z|[+-]\d{4})?\b"), "<time>", ""),  # 20260304T104512 in a name
+    (re.compile(r"\b20\d{6}[T_-]?\d{4,6}(?:Z|[+-]\d{4})?\b"), "<time>", "20"),  # 20260304T104512 in a name
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>", ":"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns)\b"), "<duration>", ""),
     (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>", "0x"),

@@ -15,6 +15,8 @@ from adaptive_skill.spiral.settings import same_version
 from adaptive_skill.spiral.steps import StepView
 from adaptive_skill.trajectory.text import normalize_path
 
+_FRESH = 3  # steps between a change and the check that shows its result
+
 
 def _periodic(items: list, period: int, cycles: int) -> bool:
     """The last period*cycles items repeat with this period, and the period holds distinct items."""
@@ -94,7 +96,9 @@ class Alternation:
     # -- the three kinds ----------------------------------------------------------------------------
 
     def _files(self, step: StepView) -> Detection | None:
-        for path in list(self.files.history):
+        for path, history in self.files.history.items():
+            if not history or step.index - history[-1][0] > _FRESH:
+                continue  # a loop is reported when its last version is checked: recent files only
             versions = self.files.versions(path)
             states, previous = [], None
             for position, (at, version) in enumerate(versions):
@@ -114,6 +118,8 @@ class Alternation:
 
     def _values(self, step: StepView) -> Detection | None:
         for key, history in self.values.items():
+            if not history or step.index - history[-1][0] > _FRESH:
+                continue
             states = [(at, value, self._result(at, pseudo)) for at, value, pseudo in history]
             loop = self._looping(states)
             if loop is None or not self._fresh(loop, step):
@@ -129,7 +135,7 @@ class Alternation:
 
     def _fresh(self, loop: list[tuple[int, str, str | None]], step: StepView) -> bool:
         """The loop's last state was just checked, by this step (its result is the loop's)."""
-        return step.check is not None and 0 <= step.index - loop[-1][0] <= 3 and step.result == loop[-1][2]
+        return step.check is not None and 0 <= step.index - loop[-1][0] <= _FRESH and step.result == loop[-1][2]
 
     def _actions(self, step: StepView, history: History) -> Detection | None:
         if not step.acted:

@@ -25,7 +25,9 @@ class UnaskedWork:
     def feed(self, step: StepView, history: History) -> Detection | None:
         if not step.acted:
             return None
-        named = chores(f"{step.thought}\n{step.argument}") if step.tool == "bash" else frozenset()
+        # the thought and the command's first line: a here-document's body is the file, not the work named
+        named = chores(f"{step.thought[:600]}\n{step.argument.lstrip().split(chr(10), 1)[0][:300]}") \
+            if step.tool == "bash" else frozenset()
         unasked = named if not named & self.asked else frozenset()
         self.recent = [*self.recent, (step.index, unasked, step.short_action(50))][-self.config.window:]
         off = [(i, c, a) for i, c, a in self.recent if c]

@@ -17,11 +17,21 @@ from adaptive_skill.spiral.steps import StepView
 
 @dataclass
 class _Run:
-    step: int
-    result: str
-    measures: Measures
+    view: StepView
     tweaked: bool  # a setting changed since the check's previous run
     settings: tuple[str, ...]  # what changed, as `key=value`
+
+    @property
+    def step(self) -> int:
+        return self.view.index
+
+    @property
+    def result(self) -> str:
+        return self.view.result
+
+    @property
+    def measures(self) -> Measures:  # read only when a streak is long enough to matter
+        return self.view.measures
 
 
 class ParameterTweak:
@@ -49,9 +59,12 @@ class ParameterTweak:
         if any(since < e <= step.index for e in self.edits):
             runs = []  # the code changed: a new story
         changed = tuple(t for s, t in self.tweaks if since < s <= step.index)
-        runs.append(_Run(step.index, step.result, step.measures, bool(changed), changed))
+        runs.append(_Run(step, bool(changed), changed))
         self.runs[step.check] = runs
-        streak = self._streak(runs)
+        same = self._same_result(runs)
+        if sum(r.tweaked for r in same[1:]) < self.config.rounds:
+            return None
+        streak = self._since_improved(same)
         tweaked = [r for r in streak[1:] if r.tweaked]
         if len(tweaked) < self.config.rounds:
             return None
@@ -66,13 +79,18 @@ class ParameterTweak:
                          span_start=streak[1].step)
 
     @staticmethod
-    def _streak(runs: list[_Run]) -> list[_Run]:
-        """The last runs with the result's class of the last one, since its measures last improved."""
+    def _same_result(runs: list[_Run]) -> list[_Run]:
+        """The last runs with the result's class of the last one."""
         streak: list[_Run] = []
         for run in reversed(runs):
             if run.result != runs[-1].result:
                 break
             streak.insert(0, run)
+        return streak
+
+    @staticmethod
+    def _since_improved(streak: list[_Run]) -> list[_Run]:
+        """The runs since the measures last improved."""
         start = 0
         for i in range(1, len(streak)):
             if improves(streak[i].measures, best_of([r.measures for r in streak[:i]])):
