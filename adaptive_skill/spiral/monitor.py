@@ -19,6 +19,7 @@ from adaptive_skill.embed import EmbedderError
 from adaptive_skill.spiral import interventions, text
 from adaptive_skill.spiral.detectors import Detection, Detector, History, build_detectors, weight_of
 from adaptive_skill.spiral.detectors.monologue import is_self_referential
+from adaptive_skill.spiral.explain import explain
 from adaptive_skill.spiral.files import file_writes
 from adaptive_skill.spiral.outcome import time_goal
 from adaptive_skill.spiral.progress import Ledger
@@ -176,10 +177,11 @@ class SpiralMonitor:
     def _intervene(self, action: str, fired: list[Detection], view: StepView, trajectory: Trajectory,
                    context: list[dict[str, Any]]) -> Intervention:
         main = fired[0]
+        rung = None if main.hard else self.level + 1
         evidence = {"score": round(self.risk, 3), "risk": round(self.risk, 3), "threshold": self.config.threshold,
-                    "rung": None if main.hard else self.level + 1,
-                    "summary": interventions.describe(fired), "span_start": main.span_start,
-                    "detections": [{"detector": d.detector, "score": round(d.score, 3)} for d in fired]}
+                    "rung": rung, "summary": interventions.describe(fired), "span_start": main.span_start,
+                    "detections": [{"detector": d.detector, "score": round(d.score, 3)} for d in fired],
+                    "explanation": explain(action, fired, self.risk, self.config.threshold, rung)}
         new_context: list[dict[str, Any]] | None = None
         message = ""
         if action == "nudge":
