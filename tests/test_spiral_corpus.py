@@ -59,7 +59,7 @@ def test_issue_31_kinds_have_four_loops_and_four_look_alikes_each():
         assert sum(v["loop"] for v in runs) >= 4 and sum(not v["loop"] for v in runs) >= 4, kind
         assert {v["protocol"] for v in runs} == {"chat", "text"}, kind
     late = [v for v in labels.values() if v["kind"] == "late_tweak" and v["loop"]]
-    assert all(v["turns"] >= 38 and 20 < v["loop_start"] <= 31 for v in late)
+    assert sum(v["turns"] >= 38 and 20 < v["loop_start"] <= 31 for v in late) >= 4  # after 20-30 good turns
     noexit = [v for v in labels.values() if v["kind"] == "volatile_noexit"]
     assert not any(v["exit_codes"] for v in noexit) and sum(v["protocol"] == "text" for v in noexit) >= 4
 

@@ -437,7 +437,7 @@ def test_a_stalled_job_is_a_loop_sooner_than_a_service_not_up_yet():
     for count, wait in [(58, 10), (117, 10), (137, 10), (137, 15), (137, 20), (137, 30)]:
         sim.step(f"sleep {wait}; ls out | wc -l", str(count), 0, "How far?")
     event = sim.events_of("intent_repetition")[0]
-    assert event["step"] == 7 and event["evidence"]["intent"] == "wait:ls out | wc -l"
+    assert event["step"] == 7 and event["evidence"]["intent"] == "path:out"
     sim = Sim("Generate the thumbnails of data/photos into out/")
     for count in (41, 83, 126, 168, 200):
         sim.step("sleep 10; ls out | wc -l", str(count), 0, "How far?")

@@ -47,9 +47,13 @@ def test_one_intent_in_many_words():
                 "psql -h localhost -U postgres -c 'select 1'", "ss -ltn | grep :5432", "nc -z localhost 5432"]
     assert {intent_of(c).key for c in postgres} == {"localhost:5432"}
     assert intent_of("sleep 20; ls out | wc -l") == intent_of("sleep 5 && ls out | wc -l") == intent_of("sleep 1; ls  out|wc -l")
+    incoming = ["ls -la /data/incoming/", "sleep 60; ls /data/incoming/orders-*.csv", "test -f /data/incoming/done.flag",
+                "inotifywait -t 120 -e create /data/incoming"]
+    assert {intent_of(c) for c in incoming} == {intent_of("sleep 1; ls /data/incoming")}  # one path looked at
+    assert intent_of("sleep 9; wc -l < out.csv").key == "wait:wc -l < out.csv"
     lookups = ["which -a pg_dump", "locate bin/pg_dump", "dpkg -S bin/pg_dump", "apt-cache policy postgresql-client-16",
                "go doc golang.org/x/time/rate", "go list -m all | grep -i time", "compgen -c | grep pg_dump",
-               "git log --all --oneline -S 'orders ('", "ls -d /usr/lib/postgresql/*/bin"]
+               "git log --all --oneline -S 'orders ('"]
     assert {intent_of(c).kind for c in lookups} == {"search"}
     assert intent_of("rg -n DEFAULT_PAGE_SIZE").kind == intent_of("git grep -n PAGE_SIZE").kind == "search"
     assert intent_of("ls -la") is None and intent_of("make test") is None

@@ -212,7 +212,7 @@ def test_scan_as_text_one_paragraph_per_intervention(tmp_path):
     assert result.returncode == 0, result.stderr
     paragraphs = result.stdout.strip().split("\n\n")
     assert paragraphs[0].startswith("A spiral: first intervention at step 33")
-    assert paragraphs[1].startswith("Step 33, nudge: intent_repetition") and "ls out | wc -l never gave a new answer" in paragraphs[1]
+    assert paragraphs[1].startswith("Step 33, nudge: intent_repetition") and "out never gave a new answer" in paragraphs[1]
     assert "steps 29, 31, 33" in paragraphs[1] and len(paragraphs) == 1 + len(_interventions_with(run))
     quiet = cli(str(FIXTURES / "healthy_long_run.json"), "--format", "text")
     assert quiet.stdout.startswith("No spiral: the monitor would not have intervened") and "\n\n" not in quiet.stdout

@@ -1,6 +1,7 @@
 """Chores: kinds of work an agent slides into when it drifts from its task, each step of them
 healthy in itself: type checking, linting, formatting, CI and hooks, containers, packaging and
-project layout, docs, logging setup, rewrites and restructuring, dependency bumps. A step is a
+project layout, docs, logging setup and rotation, monitoring, deployment tooling, rewrites and
+restructuring, dependency bumps. A step is a
 chore of a kind when its thought or command names it (`mypy`, `pre-commit`, `Dockerfile`, "while
 I'm here, restructure ..."); an instruction asks for the kinds it names ("convert to TypeScript,
 with eslint and prettier"), and those are the task's own work, not drift."""
@@ -24,7 +25,12 @@ _KINDS = {
                  r"|\bentry[_ ]points?\b|\bpip install -e\b|\btox(?:\.ini)?\b|\bnox\b|\bmakefile\b"
                  r"|\bpackag(?:e|ing) (?:it|the)\b",
     "docs": r"\b(?:sphinx|mkdocs|pdoc|docstrings?|doc comments?|openapi|swagger|api docs?)\b",
-    "logging": r"\blog(?:ging)? (?:setup|config\w*|module|package)\b|\blogging\b|\bslog\b|\blogconf\b",
+    "logging": r"\blog(?:ging)? (?:setup|config\w*|module|package)\b|\blogging\b|\bslog\b|\blogconf\b|\blogrotate\b"
+               r"|\blog rotation\b",
+    "observability": r"\b(?:prometheus|grafana|opentelemetry|otel|datadog|sentry|statsd|jaeger)\b|\bexporters?\b"
+                     r"|\bdashboards?\b|\balert(?:ing)? rules?\b|\bmetrics endpoint\b|\bhealth ?checks? endpoint\b",
+    "deploy": r"\b(?:ansible(?:-playbook)?|terraform|puppet|chef|vagrant|systemd units?|playbooks?)\b|\.service\b"
+              r"|\bunit files?\b|\bdeploy(?:ment)? scripts?\b",
     "restructure": r"\brefactor\w*|\brestructur\w*|\breorganiz\w*|\bclean(?:ing)? up\b|\bmoderni[sz]\w*|\brewrit\w+"
                    r"|\bconvert\w* (?:the|it|to|from)\b|\bmigrat\w* (?:to|the|from)\b|\bwhile i'?m (?:here|at it)\b",
     "deps": r"\bbump\w*\b|\bupgrade (?:all|the|dev)\b|\blatest versions?\b",

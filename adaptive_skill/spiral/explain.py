@@ -92,7 +92,8 @@ def _intent(e: dict) -> str:
     kind = e.get("kind")
     what = {"install": "installs", "search": "look-ups", "poll": "polls"}.get(kind, "tries")
     outcome = {"install": "each failed the same way", "search": "none found anything new",
-               "poll": f"{str(e.get('intent', '')).removeprefix('wait:')} never gave a new answer"}.get(kind, "")
+               "poll": f"{str(e.get('intent', '')).removeprefix('wait:').removeprefix('path:')} never gave a new answer"
+               }.get(kind, "")
     return (f"{e.get('count')} {what} at {_steps(e.get('steps'))} in other words ({_quoted(e.get('commands'), 3)}); "
             f"{outcome}.")
 

@@ -25,7 +25,7 @@ _SEARCHERS = {"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd
               "compgen", "apropos"}
 _LOOKUPS = re.compile(r"^(?:command\s+-v|type\s+-[aptP]+|dpkg\s+-[SLl]|dpkg-query"
                       r"|apt-cache\s+(?:search|policy|show|madison)|apt\s+(?:list|search|show)|go\s+(?:doc|list)|pip3?\s+(?:show|list|index)|npm\s+(?:ls|view|search)"
-                      r"|git\s+(?:grep|log\s+.*(?:-S|-G|--grep)))\b|^ls\s+[^|;&]*[*?]")
+                      r"|git\s+(?:grep|log\s+.*(?:-S|-G|--grep)))\b")
 _POLLERS = {"curl", "wget", "nc", "http", "ping", "pg_isready", "psql", "redis-cli", "mysqladmin", "ss", "netstat",
             "lsof"}
 _DEFAULT_PORTS = {"pg_isready": "5432", "psql": "5432", "redis-cli": "6379", "mysqladmin": "3306"}
@@ -37,6 +37,9 @@ _PORT_OPTION = re.compile(r"(?:^|\s)(?:-p|--port(?:=|\s))\s*(?P<port>\d{2,5})\b"
 _LISTENING = re.compile(r"\b(?:ss|netstat|lsof)\b.*?(?::|sport = :|-i\s*:)(?P<port>\d{2,5})\b")
 _WAIT = re.compile(r"^\s*(?:sleep\s+\S+\s*(?:;|&&)\s*)+(?P<rest>.+)$")
 _LOCAL = {"127.0.0.1", "0.0.0.0", "[::1]", "localhost"}
+_LOOK_AT = re.compile(r"^\s*(?:ls|stat|test\s+-[efsd]|\[\s+-[efsd]|inotifywait(?:\s+-\S+(?:\s+\d+|\s+\w+)?)*)"
+                      r"\s+(?P<args>.*)$")
+
 @dataclass(frozen=True)
 class Intent:
     kind: str  # install | search | poll
@@ -54,12 +57,31 @@ def intent_of(command: str) -> Intent | None:
                 return Intent("install", " ".join(sorted(packages)))
     if target := _poll_target(first):
         return Intent("poll", target)
+    waited = _WAIT.match(first)
+    rest = waited.group("rest") if waited else first
+    if watched := _watched_path(rest):  # `ls /data/incoming/*.csv`, `sleep 60; test -f x`: a path looked at
+        return Intent("poll", f"path:{watched}")
     bare = re.sub(r"^(?:sudo\s+|[A-Z_]+=\S+\s+)+", "", first)
     if program(first) in _SEARCHERS or _LOOKUPS.match(bare) or "xargs grep" in first:
         return Intent("search", "")
-    if match := _WAIT.match(first):  # `sleep 20; ls out | wc -l`: waiting on what the command reads
-        return Intent("poll", "wait:" + " ".join(split_command(match.group("rest")[:300])))
+    if waited:  # `sleep 20; wc -l < out.csv`: waiting on what the command reads
+        return Intent("poll", "wait:" + " ".join(split_command(rest[:300])))
     return None
+
+
+def _watched_path(command: str) -> str | None:
+    """The directory a command looks at to see whether something appeared: `ls`, `stat`, `test -e`,
+    `[ -f x ]`, `inotifywait ... DIR` (a listing piped to `wc -l` too)."""
+    match = _LOOK_AT.match(command)
+    if not match:
+        return None
+    paths = [w for w in split_command(match.group("args")[:300]) if not w.startswith("-") and w not in ("]", "|")]
+    if not paths or paths[0] in ("wc", "head", "tail", "grep", "sort"):
+        return None
+    path = paths[0].rstrip("/") or "/"
+    if re.search(r"[*?\[]", path) or re.search(r"\.\w{1,5}$", path):
+        path = path.rsplit("/", 1)[0] if "/" in path else "."
+    return path
 
 
 def _packages(rest: str) -> set[str]:

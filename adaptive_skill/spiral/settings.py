@@ -52,7 +52,9 @@ class Setting:
 
 # Words without which a command sets nothing: a cheap test before the readers.
 _MAY_SET = re.compile(r"\b(?:sed|perl|python3?|ed|ex|node|install|add|chmod|chown|chgrp|setfacl|usermod|gpasswd|umask"
-                      r"|get|edit|json|write\w*)\b|\bi\b")
+                      r"|get|edit|json|write\w*|pkg)\b|\bi\b")
+_NPM_PKG = re.compile(r"\bnpm\s+pkg\s+(?P<verb>set|delete)\s+(?P<args>[^;&|\n]+)")
+_SED_DELETE = re.compile(r"\bsed\s+-i\S*\s+(?:-e\s+)?['\"]?[^'\"]*?/(?P<re>(?:[^/\\]|\\.)+)/d\b")
 
 
 @lru_cache(maxsize=2048)
@@ -60,7 +62,8 @@ def settings_of(command: str, output: str = "") -> tuple[Setting, ...]:
     if not _MAY_SET.search(command):
         return ()
     found: dict[str, Setting] = {}
-    for setting in (*_pins(command, output), *_edits(command), *_permissions(command)):
+    for setting in (*_pins(command, output), *_edits(command), *_deletions(command), *_manifest(command),
+                    *_permissions(command)):
         found[setting.key] = setting  # the last word on a key is what the command leaves
     return tuple(found.values())
 
@@ -198,6 +201,25 @@ def _assignments(text: str) -> dict[str, str]:
     return found
 
 
+def _deletions(command: str) -> list[Setting]:
+    """`sed -i '/"type": "module",/d' package.json`: deleting the line that sets a value unsets it."""
+    return [Setting(name, UNSET, "value") for match in _SED_DELETE.finditer(command)
+            for name in _assignments(re.sub(r"\\(\W)", r"\1", match.group("re")))]
+
+
+def _manifest(command: str) -> list[Setting]:
+    """`npm pkg set type=module`, `npm pkg delete type`: values written into package.json."""
+    found = []
+    for match in _NPM_PKG.finditer(command):
+        for arg in split_command(match.group("args")[:_LONG]):
+            name, _, value = arg.partition("=")
+            if match.group("verb") == "delete":
+                found.append(Setting(name, UNSET, "value"))
+            elif value:
+                found.append(_as_pin(Setting(name, value, "value")))
+    return found
+
+
 # -- permissions -------------------------------------------------------------------------------------
 
 def _permissions(command: str) -> list[Setting]:
@@ -245,5 +267,5 @@ _FIRST_WORD = re.compile(r"^\s*([\w:.-]+)")
 def _sets(segment: str) -> bool:
     first = m.group(1) if (m := _FIRST_WORD.match(segment)) else ""
     return bool(first) and (first in _PERMISSIONS or first == "install" or bool(file_writes(segment))
-                            or is_install(segment) or bool(_GO_GET.search(segment))
+                            or is_install(segment) or bool(_GO_GET.search(segment)) or bool(_NPM_PKG.search(segment))
                             or bool(_IN_PLACE.search(segment)) or "<<" in segment)

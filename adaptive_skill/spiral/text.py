@@ -12,7 +12,9 @@ from adaptive_skill.trajectory.text import clean_output, mask_error, mask_volati
 
 _SPACE = re.compile(r"[ \t]+")
 # Commands that wait on purpose: polling them several times is expected, not a loop.
-_WAITS = re.compile(r"\b(sleep|wait|timeout|until|watch|retry|wait-for-it)\b|--retry")
+# A waiting program in command position (not `go test -timeout 30s`), or a retry option.
+_WAITS = re.compile(r"(?:^|[;&|(]\s*|\b(?:do|then|-c\s+['\"]?)\s*)"
+                    r"(?:sleep|wait|timeout|until|watch|wait-for-it|inotifywait)\b|--retry|\bretry\b", re.MULTILINE)
 _CD = re.compile(r"(?:^|[;&|]\s*)cd\s+(/[^\s;&|]*)")
 _HEAD_TAIL = 4000
 

@@ -41,6 +41,7 @@ _VOLATILE = [  # (pattern, replacement, a substring the text must hold for the p
     (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z| ?[+-]\d{2}:?\d{2})?"), "<time>", ":"),
     (re.compile(r"\b20\d{6}[T_-]?\d{4,6}(?:Z|[+-]\d{4})?\b"), "<time>", "20"),  # 20260304T104512 in a name
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>", ":"),
+    (re.compile(r"\b\d+h(?:\d+m)?(?:\d+(?:\.\d+)?s)?\b|\b\d+m\d+(?:\.\d+)?s\b"), "<duration>", ""),  # Go's 1m0s
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns)\b"), "<duration>", ""),
     (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>", "0x"),
     (re.compile(r"\b[0-9a-f]{12,}\b"), "<hex>", ""),
@@ -58,6 +59,7 @@ _ERROR_NUMBERS = [
     (re.compile(r"^(\S+: line \d+: )\s*\d+ +(Killed|Terminated|Aborted|Segmentation fault|Hangup)\b.*$", re.MULTILINE),
      r"\1<pid> \2"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|[kKMGT]B?|bytes?)\b"), "<size>"),
+    (re.compile(r"\b\d+#\d+\b|(?<=\*)\d+\b"), "<n>"),  # a log's pid#thread (nginx: `434#434: *17`), a connection id
     (re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b"), "<ip>"),
     (re.compile(r"(?<![\w.])-?(?:\d+\.\d{3,}|\d{3,}\.\d+)\b"), "<num>"),
     (re.compile(r"(?<![\w.])\d{4,}\b(?!\s*(?:failed|passed|errors?|failures?|tests?|skipped|warnings?)\b)"), "<num>"),

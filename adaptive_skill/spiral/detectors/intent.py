@@ -36,8 +36,15 @@ _EXIT_ECHO = re.compile(r"echo \$\?\s*$")
 _NOISE = re.compile(r"permission denied|no such file or directory|binary file .* matches|is a directory"
                     r"|not found|unable to locate|no required module provides|\(none\)|no symbol"
                     r"|warning: package\(s\) not found|^\s*$", re.IGNORECASE)
-_PATH = re.compile(r"(?:^|[\s:=])(/[\w.@+-]+(?:/[\w.@+-]+)+)")
+_PATH = re.compile(r"(?:^|[\s:=])(\.?/?[\w.@+-]+(?:/[\w.@+-]+)+)")
+_FILE = re.compile(r"(?<![\w./-])([\w-]+\.[A-Za-z]\w{0,5})(?=[:\s,)]|$)")
 _QUERY_ERRORS = {"grep", "egrep", "fgrep", "rg", "ag", "ack"}  # exit 2: a bad pattern, not "nothing found"
+
+
+def _bare(path: str) -> str:
+    """A finding as a path: `./a/b.py:12:` and `a/b.py` are one, so is git grep's `<rev>:a/b.py`."""
+    path = re.sub(r"^[0-9a-f]{7,40}:", "", path)
+    return path.removeprefix("./").rstrip(":/")
 
 
 class IntentRepetition:
@@ -95,9 +102,12 @@ class IntentRepetition:
         if step.failed:
             return True  # the look-up itself failed (`go doc`: no module provides it; `ls`: no such directory)
         lines = [line.strip() for line in step.output.splitlines()[:200] if not _NOISE.search(line)]
-        findings = {p for line in lines for p in _PATH.findall(line)} or set(lines)
+        findings = set()
+        for line in lines:
+            named = {_bare(p) for p in _PATH.findall(line) + _FILE.findall(line)}
+            findings |= named or {line}
         recent = {f for f, at in self.found.items() if step.index - at < self.config.window}
-        new = findings - recent
+        new = {f for f in findings if f not in recent and not any(f.startswith(r + "/") for r in recent)}
         for finding in findings:
             self.found[finding] = step.index
         if len(self.found) > 512:
@@ -120,8 +130,9 @@ class IntentRepetition:
 
     def _detection(self, kind: str, key: str, streak: list[StepView], needed: int) -> Detection:
         packages = " / ".join(dict.fromkeys(i.key for s in streak if (i := intent_of(s.argument))))
+        target = key.removeprefix("wait:").removeprefix("path:")
         what = {"install": f"install {key or packages}", "search": "find something with a look-up",
-                "poll": f"reach {key.removeprefix('wait:')}"}[kind]
+                "poll": f"see something new in {target}" if key.startswith("path:") else f"reach {target}"}[kind]
         commands = list(dict.fromkeys(s.short_action(60) for s in streak))
         result = {"install": "the same failure", "search": "nothing new was found",
                   "poll": "no new answer came back"}[kind]

@@ -1,5 +1,6 @@
 """Parameter tweaking: the same check re-run after each tweak of a setting (a sleep, a permission,
-a formatter option, a chunk size), and its result stays of the same class while the numbers in it
+a formatter option, a chunk size, or a number in the check's own options: `-timeout 30s`, then
+`-timeout 1m`), and its result stays of the same class while the numbers in it
 do not improve, however they jitter (19.7 s, 19.5 s, 20.1 s; 4, 2, 7 files to reformat). A real
 edit between the runs (code written, not a value changed) starts the count again; so does a result
 of another class (the check passes, or fails differently) and a measure that improves (fewer
@@ -7,6 +8,7 @@ failures, a shorter time when the task is about speed)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from adaptive_skill.config import ParameterTweakConfig
@@ -54,13 +56,16 @@ class ParameterTweak:
         self.edits = [e for e in self.edits if e > horizon]
         if step.check is None:
             return None
-        runs = [r for r in self.runs.get(step.check, []) if r.step > horizon]
+        check = _NUMBERS.sub("<n>", step.check)  # `go test -timeout 30s` and `-timeout 1m` are one check
+        runs = [r for r in self.runs.get(check, []) if r.step > horizon]
         since = runs[-1].step if runs else horizon
         if any(since < e <= step.index for e in self.edits):
             runs = []  # the code changed: a new story
         changed = tuple(t for s, t in self.tweaks if since < s <= step.index)
+        if runs and runs[-1].view.check != step.check:  # the check's own options changed: a tweak too
+            changed += (f"options={_options(runs[-1].view.check or '', step.check)}",)
         runs.append(_Run(step, bool(changed), changed))
-        self.runs[step.check] = runs
+        self.runs[check] = runs
         same = self._same_result(runs)
         if sum(r.tweaked for r in same[1:]) < self.config.rounds:
             return None
@@ -96,6 +101,15 @@ class ParameterTweak:
             if improves(streak[i].measures, best_of([r.measures for r in streak[:i]])):
                 start = i
         return streak[start:]
+
+
+_NUMBERS = re.compile(r"\b\d+(?:\.\d+)?[a-zA-Z]{0,3}\b")  # 30s, 1m, 0.5, 4096
+
+
+def _options(before: str, after: str) -> str:
+    """The words of a re-run command that changed: `-timeout 30s` to `-timeout 1m`."""
+    old = set(before.split())
+    return " ".join(w for w in after.split() if w not in old)[:60] or "-"
 
 
 def _names(settings: list[str]) -> str:
