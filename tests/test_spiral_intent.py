@@ -51,6 +51,10 @@ def test_one_intent_in_many_words():
                 "inotifywait -t 120 -e create /data/incoming"]
     assert {intent_of(c) for c in incoming} == {intent_of("sleep 1; ls /data/incoming")}  # one path looked at
     assert intent_of("sleep 9; wc -l < out.csv").key == "wait:wc -l < out.csv"
+    db = ["docker inspect -f '{{.State.Health.Status}}' todo-db-1", "sleep 10; docker compose ps db", "docker ps --filter name=db"]
+    assert {intent_of(c).key for c in db} == {"service:db"}
+    assert intent_of("service nginx status") == intent_of("systemctl is-active nginx")
+    assert intent_of("docker compose logs --tail 2 db") is None  # reading logs is not asking for a state
     lookups = ["which -a pg_dump", "locate bin/pg_dump", "dpkg -S bin/pg_dump", "apt-cache policy postgresql-client-16",
                "go doc golang.org/x/time/rate", "go list -m all | grep -i time", "compgen -c | grep pg_dump",
                "git log --all --oneline -S 'orders ('"]

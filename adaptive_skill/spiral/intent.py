@@ -37,6 +37,9 @@ _PORT_OPTION = re.compile(r"(?:^|\s)(?:-p|--port(?:=|\s))\s*(?P<port>\d{2,5})\b"
 _LISTENING = re.compile(r"\b(?:ss|netstat|lsof)\b.*?(?::|sport = :|-i\s*:)(?P<port>\d{2,5})\b")
 _WAIT = re.compile(r"^\s*(?:sleep\s+\S+\s*(?:;|&&)\s*)+(?P<rest>.+)$")
 _LOCAL = {"127.0.0.1", "0.0.0.0", "[::1]", "localhost"}
+_STATUS = re.compile(r"^\s*(?:docker\s+(?:inspect|ps|container\s+inspect)|docker[\s-]compose\s+ps"
+                     r"|podman\s+(?:inspect|ps)|systemctl\s+(?:status|is-active|is-failed)|supervisorctl\s+status"
+                     r"|kubectl\s+(?:get|describe)\s+pods?|service\s+(?P<name>\S+)\s+status)\b(?P<args>.*)$")
 _LOOK_AT = re.compile(r"^\s*(?:ls|stat|test\s+-[efsd]|\[\s+-[efsd]|inotifywait(?:\s+-\S+(?:\s+\d+|\s+\w+)?)*)"
                       r"\s+(?P<args>.*)$")
 
@@ -59,6 +62,8 @@ def intent_of(command: str) -> Intent | None:
         return Intent("poll", target)
     waited = _WAIT.match(first)
     rest = waited.group("rest") if waited else first
+    if service := _service(rest):  # `docker inspect -f ... db`, `systemctl is-active app`, `supervisorctl status app`
+        return Intent("poll", f"service:{service}")
     if watched := _watched_path(rest):  # `ls /data/incoming/*.csv`, `sleep 60; test -f x`: a path looked at
         return Intent("poll", f"path:{watched}")
     bare = re.sub(r"^(?:sudo\s+|[A-Z_]+=\S+\s+)+", "", first)
@@ -67,6 +72,19 @@ def intent_of(command: str) -> Intent | None:
     if waited:  # `sleep 20; wc -l < out.csv`: waiting on what the command reads
         return Intent("poll", "wait:" + " ".join(split_command(rest[:300])))
     return None
+
+
+def _service(command: str) -> str | None:
+    """The service or container whose state a command asks for, by its last name part: compose's
+    `todo-db-1` and `db` are one container."""
+    match = _STATUS.match(command)
+    if not match:
+        return None
+    words = [w for w in split_command(match.group("args")[:300]) if w in ("|", "&&") or not w.startswith("-")]
+    words = words[:words.index("|")] if "|" in words else words
+    names = [w.removeprefix("name=") for w in words if re.fullmatch(r"(?:name=)?[A-Za-z][\w.@-]*", w)]
+    name = match.group("name") or (names[-1] if names else None)
+    return re.sub(r"-\d+$", "", name).rsplit("-", 1)[-1] if name else None
 
 
 def _watched_path(command: str) -> str | None:

@@ -29,7 +29,9 @@ from adaptive_skill.spiral.text import fingerprint
 _NO_ANSWER = re.compile(r"refused|couldn't connect|could not connect|failed to connect|connection reset"
                         r"|no route to host|timed? ?out|unreachable|name or service not known|no response"
                         r"|^\s*(?:000|5\d\d)\s*$|^HTTP/[\d.]+ 5\d\d\b|<title>5\d\d\b"
-                        r"|\b(?:Bad Gateway|Service Unavailable)\b",
+                        r"|\b(?:Bad Gateway|Service Unavailable)\b"
+                        r"|\b(?:unhealthy|health: starting|activating|BACKOFF|FATAL|CrashLoopBackOff|Exited \(\d+\))"
+                        r"|^\s*(?:starting|inactive|failed|dead|STARTING)\s*$",
                         re.IGNORECASE | re.MULTILINE)
 _EXIT_ECHO = re.compile(r"echo \$\?\s*$")
 # Lines of a look-up's output that are not findings.
