@@ -35,10 +35,10 @@ _KINDS = {
                    r"|\bconvert\w* (?:the|it|to|from)\b|\bmigrat\w* (?:to|the|from)\b|\bwhile i'?m (?:here|at it)\b",
     "deps": r"\bbump\w*\b|\bupgrade (?:all|the|dev)\b|\blatest versions?\b",
 }
-_PATTERN = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _KINDS.items()), re.IGNORECASE)
+_PATTERN = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _KINDS.items()))  # over lower case
 
 
 @lru_cache(maxsize=4096)
 def chores(text: str) -> frozenset[str]:
     """The kinds of chore a text names (an instruction, or a step's thought and command)."""
-    return frozenset(match.lastgroup for match in _PATTERN.finditer(text[:2000]) if match.lastgroup)
+    return frozenset(match.lastgroup for match in _PATTERN.finditer(text[:2000].lower()) if match.lastgroup)

@@ -41,8 +41,8 @@ _VOLATILE = [  # (pattern, replacement, a substring the text must hold for the p
     (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z| ?[+-]\d{2}:?\d{2})?"), "<time>", ":"),
     (re.compile(r"\b20\d{6}[T_-]?\d{4,6}(?:Z|[+-]\d{4})?\b"), "<time>", "20"),  # 20260304T104512 in a name
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>", ":"),
-    (re.compile(r"\b\d+h(?:\d+m)?(?:\d+(?:\.\d+)?s)?\b|\b\d+m\d+(?:\.\d+)?s\b"), "<duration>", ""),  # Go's 1m0s
-    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns)\b"), "<duration>", ""),
+    # durations, Go's 1m0s and 2h3m4.5s too
+    (re.compile(r"\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns)\b"), "<duration>", ""),
     (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>", "0x"),
     (re.compile(r"\b[0-9a-f]{12,}\b"), "<hex>", ""),
     (re.compile(r"/(?:tmp|var/tmp|dev/shm|var/folders)/[^\s:'\"()\[\]]+"), "<tmp>", "/"),
