@@ -115,3 +115,21 @@ def test_file_versions_follow_one_edit_made_and_undone_with_other_tools():
     # an edit that is not understood (a line address) makes a new version nobody has seen
     versions.apply(9, file_writes("sed -i '3s/.*/pass/' load.py")[0], "load.py")
     assert versions.versions("load.py")[-1][1] not in {x, y, z}
+
+
+def test_chores_are_named_by_their_tools_and_words():
+    from adaptive_skill.spiral.chores import chores
+    samples = {"typecheck": ["mypy --strict src", "Type the parser.", "add type hints"],
+               "lint": ["golangci-lint run", "hadolint Dockerfile", "npx eslint src"],
+               "format": ["shfmt -w backup.sh", "npx prettier --write .", "clang-format -i x.c"],
+               "ci": ["touch .github/workflows/ci.yml", "pre-commit install", "npx husky-init"],
+               "container": ["cat > Dockerfile", "docker-compose up"], "packaging": ["pip install -e .", "cat > tox.ini"],
+               "docs": ["pdoc -o docs src", "an OpenAPI spec"], "logging": ["cat > /etc/logrotate.d/app", "switch to slog"],
+               "observability": ["a Grafana dashboard", "install prometheus-nginx-exporter"],
+               "deploy": ["ansible-playbook site.yml", "cat > ops/app.service"],
+               "restructure": ["While I'm here, refactor the loader", "rewrite it in Python"], "deps": ["bump the tools"]}
+    for kind, texts in samples.items():
+        for text in texts:
+            assert kind in chores(text), (kind, text)
+    assert chores("python3 -m pytest -q tests/test_load.py") == frozenset()
+    assert chores("CI also runs the format check. npm run format:check") == frozenset()  # naming CI is not CI work

@@ -38,7 +38,24 @@ _KINDS = {
 _PATTERN = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _KINDS.items()))  # over lower case
 
 
+# Stems one of which every chore pattern holds: text without any of them names no chore (a cheap test first).
+_STEMS = ("mypy", "pyright", "pytype", "tsc", "typescript", "tsconfig", "typed", "type", "annotat", "ruff", "flake8",
+          "lint", "golangci", "shellcheck", "clippy", "rubocop", "staticcheck", "revive", "gosec", "black", "isort",
+          "prettier", "fmt", "goimports", "autopep8", "yapf", "editorconfig", "format", "workflows", "gitlab-ci",
+          "circleci", "jenkinsfile", "ci ", "pre-commit", "husky", "lefthook", "hook", "docker", "compose",
+          "kubernetes", "helm", "k8s", "pyproject", "setup.", "poetry", "layout", "console", "entry",
+          "pip install -e", "tox", "nox", "makefile", "packag", "sphinx", "mkdocs", "pdoc", "docstring",
+          "doc comment", "openapi", "swagger", "api doc", "log", "prometheus", "grafana", "opentelemetry", "otel",
+          "datadog", "sentry", "statsd", "jaeger", "exporter", "dashboard", "alert", "metrics", "health", "ansible",
+          "terraform", "puppet", "chef", "vagrant", "systemd", "playbook", ".service", "unit file", "deploy",
+          "refactor", "restructur", "reorganiz", "clean", "moderni", "rewrit", "convert", "migrat", "while i",
+          "bump", "upgrade", "latest")
+
+
 @lru_cache(maxsize=4096)
 def chores(text: str) -> frozenset[str]:
     """The kinds of chore a text names (an instruction, or a step's thought and command)."""
-    return frozenset(match.lastgroup for match in _PATTERN.finditer(text[:2000].lower()) if match.lastgroup)
+    text = text[:2000].lower()
+    if not any(stem in text for stem in _STEMS):
+        return frozenset()
+    return frozenset(match.lastgroup for match in _PATTERN.finditer(text) if match.lastgroup)

@@ -36,6 +36,7 @@ _REQUIREMENT = re.compile(r"^\s*(?P<name>[A-Za-z0-9][\w.-]*)\s*(?P<ver>(?:==|~=|
 _VERSION_LIKE = re.compile(r"^[\^~=<>v]*\d+(?:\.[\w*]+)*$|^latest$")
 _DIGITS = re.compile(r"\d+")
 _PERMISSIONS = {"chmod", "chown", "chgrp", "setfacl", "usermod", "gpasswd", "umask"}
+_PERMISSION_WORD = re.compile(r"\b(?:" + "|".join(sorted(_PERMISSIONS)) + r")\b")
 DISPLAY = {"ls", "cat", "head", "tail", "echo", "printf", "stat", "getfacl", "wc", "diff", "id", "sleep", "true", ":",
             "pwd", "grep", "which", "type", "file", "du", "df"}
 _LONG = 400
@@ -223,7 +224,9 @@ def _manifest(command: str) -> list[Setting]:
 # -- permissions -------------------------------------------------------------------------------------
 
 def _permissions(command: str) -> list[Setting]:
-    settings = []
+    settings: list[Setting] = []
+    if not _PERMISSION_WORD.search(command):
+        return settings
     for words in _segment_words(command):
         name = words[0] if words else ""
         if name not in _PERMISSIONS:
