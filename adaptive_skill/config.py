@@ -168,11 +168,17 @@ class AlternationConfig(SpiralDetectorConfig):
     file_cycles: int = Field(2, ge=2)  # X,Y,X,Y versions of one file (edit and revert)
 
 
+class ParameterTweakConfig(SpiralDetectorConfig):
+    window: int = Field(24, ge=4)  # steps looked back
+    rounds: int = Field(4, ge=2)  # re-runs of one check after a setting changed, with no better result
+
+
 class IntentRepetitionConfig(SpiralDetectorConfig):
     window: int = Field(12, ge=2)  # steps looked back
     install_repeats: int = Field(3, ge=2)  # failed installs of the same packages, whatever the tool or spelling
     search_repeats: int = Field(4, ge=2)  # searches in a row that found nothing
     poll_repeats: int = Field(5, ge=2)  # polls of the same service without an answer (a slow start is fine)
+    stall_repeats: int = Field(3, ge=2)  # polls of a job whose answer moved, then stopped moving
 
 
 class RepeatedErrorsConfig(SpiralDetectorConfig):
@@ -199,15 +205,24 @@ class GoalDriftConfig(SpiralDetectorConfig):
     threshold: float = Field(0.2, ge=0.0, le=1.0)  # mean relevance to the instruction below this
 
 
+class UnaskedWorkConfig(SpiralDetectorConfig):
+    weight: float = Field(0.8, ge=0.0)
+    window: int = Field(10, ge=2)  # acting steps looked back
+    share: float = Field(0.6, gt=0.0, le=1.0)  # at least this share of them chores the task did not ask for
+    kinds: int = Field(3, ge=1)  # ... of at least this many kinds (type checking, CI, Docker, packaging ...)
+
+
 class SpiralDetectorsConfig(_Strict):
     exact_repetition: ExactRepetitionConfig = Field(default_factory=ExactRepetitionConfig)
     semantic_repetition: SemanticRepetitionConfig = Field(default_factory=SemanticRepetitionConfig)
     alternation: AlternationConfig = Field(default_factory=AlternationConfig)
     repeated_errors: RepeatedErrorsConfig = Field(default_factory=RepeatedErrorsConfig)
     intent_repetition: IntentRepetitionConfig = Field(default_factory=IntentRepetitionConfig)
+    parameter_tweak: ParameterTweakConfig = Field(default_factory=ParameterTweakConfig)
     stagnation: StagnationConfig = Field(default_factory=StagnationConfig)
     monologue: MonologueConfig = Field(default_factory=MonologueConfig)
     goal_drift: GoalDriftConfig = Field(default_factory=GoalDriftConfig)
+    unasked_work: UnaskedWorkConfig = Field(default_factory=UnaskedWorkConfig)
 
 
 class SpiralLimitsConfig(_Strict):

@@ -1,6 +1,6 @@
 """The spiral monitor on the labelled corpus (tests/fixtures/spiral-corpus/): every run replayed
 through `scan` (the path behind `adaptive-skill spiral scan`) with the default config and the
-lexical embedder, scored against its label. The bounds are issue 23's "Done when"."""
+lexical embedder, scored against its label. The bounds are issues 23's and 31's "Done when"."""
 
 import importlib.util
 import json
@@ -48,6 +48,22 @@ def test_the_corpus_covers_every_kind_both_protocols_and_long_runs():
         assert 1 <= v["loop_start"] < v["deadline"] <= v["turns"]
 
 
+def test_issue_31_kinds_have_four_loops_and_four_look_alikes_each():
+    """Goal drift, late tweak loops, cross-tool alternation, volatile errors without exit codes,
+    paraphrased look-ups and installs, dead polls: at least four loops and four healthy runs each,
+    written apart from the detectors (corpus_hard.py), in both protocols."""
+    labels = score.labels()
+    kinds = {"drift_chores", "late_tweak", "tool_alternation", "volatile_noexit", "paraphrase_lookup", "dead_poll"}
+    for kind in kinds:
+        runs = [v for v in labels.values() if v["kind"] == kind]
+        assert sum(v["loop"] for v in runs) >= 4 and sum(not v["loop"] for v in runs) >= 4, kind
+        assert {v["protocol"] for v in runs} == {"chat", "text"}, kind
+    late = [v for v in labels.values() if v["kind"] == "late_tweak" and v["loop"]]
+    assert sum(v["turns"] >= 38 and 20 < v["loop_start"] <= 31 for v in late) >= 4  # after 20-30 good turns
+    noexit = [v for v in labels.values() if v["kind"] == "volatile_noexit"]
+    assert not any(v["exit_codes"] for v in noexit) and sum(v["protocol"] == "text" for v in noexit) >= 4
+
+
 def test_the_generator_reproduces_the_committed_runs(tmp_path):
     """The runs are what generate.py writes (deterministic), so they can be reviewed as code."""
     spec = importlib.util.spec_from_file_location("spiral_corpus_generate", CORPUS / "generate.py")
@@ -64,9 +80,11 @@ def test_the_monitor_meets_the_bounds_on_the_corpus(scored):
     figures = overall.figures()
     outcomes = {run: outcome for run, outcome in overall.runs.items() if not outcome.startswith(("caught", "quiet"))}
     assert figures["early"] == 0, outcomes  # never a flag before the loop starts
-    assert figures["escalated"] == 0, outcomes  # no healthy run stopped
+    assert figures["false_alarms"] == 0, outcomes  # no healthy run flagged (issue 31), let alone stopped
     assert figures["late"] <= 2, outcomes
     assert figures["f1"] >= 0.95, (figures, outcomes)
+    for kind, tally in score.per_kind(reports).items():
+        assert tally.figures()["false_alarms"] == 0 and tally.recall >= 0.75, (kind, tally.runs)
 
 
 def test_per_detector_figures_are_reported(scored):

@@ -334,3 +334,156 @@ def test_tests_rerun_after_real_fixes():
             sim.step(f"sed -i 's/old{n}/new{n}/' src/mod{n}.py", "", 0, "Fix the next failure.")
     healthy(sim)
 
+
+
+# -- issue 31: tweaks, cross-tool flips, look-ups, stalls, unasked work ---------------------------
+
+
+def test_parameter_tweak_same_check_no_better_result():
+    """A chunk size changed again and again with sed and Python while the benchmark's time jitters
+    around 20 s: caught. The same tuning whose time falls is progress, and stays quiet."""
+    sim = Sim("Make thumbs.py process data/photos in under 10 seconds")
+    sim.step("python3 bench.py", "200 thumbnails in 19.62s (target 10.00s)", 0, "Baseline.")
+    for old, new, seconds in [(4, 16, 19.8), (16, 1, 20.1), (1, 8, 19.7), (8, 2, 19.9), (2, 32, 20.3)]:
+        sim.step(f"sed -i 's/chunksize={old}/chunksize={new}/' thumbs.py && python3 bench.py",
+                 f"200 thumbnails in {seconds:.2f}s (target 10.00s)", 0, f"Try chunksize {new}.")
+    event = sim.events_of("parameter_tweak")[0]
+    assert event["step"] == 5 and event["evidence"]["check"] == "python3 bench.py"
+    assert event["evidence"]["settings"][:2] == ["chunksize=16", "chunksize=1"]
+    assert event["evidence"]["measures"]["seconds#0"][:2] == [19.62, 19.8]
+
+    sim = Sim("Make thumbs.py process data/photos in under 10 seconds")
+    sim.step("python3 bench.py", "200 thumbnails in 19.62s (target 10.00s)", 0, "Baseline.")
+    for old, new, seconds in [(2, 4, 11.3), (4, 6, 7.9), (6, 8, 6.4), (8, 7, 6.9), (7, 8, 6.3), (8, 8, 5.9)]:
+        sim.step(f"sed -i 's/Pool({old})/Pool({new})/' thumbs.py && python3 bench.py",
+                 f"200 thumbnails in {seconds:.2f}s (target 10.00s)", 0, f"Try {new} processes.")
+    healthy(sim)
+
+
+def test_parameter_tweak_counts_from_the_last_real_edit():
+    """A permission tweaked while the same denial comes back is a loop; the same check re-run
+    after real code edits is debugging."""
+    sim = Sim("Make backup.sh write dumps the monitor user can read")
+    check = "sudo -u monitor gunzip -t /srv/backups/last.sql.gz"
+    denied = "gzip: /srv/backups/shop-20260304T1044{:02d}.sql.gz: Permission denied"
+    sim.step(check, denied.format(1), 1, "Check.")
+    for n, mode in enumerate(["chmod 770 /srv/backups", "chmod g+s /srv/backups", "setfacl -m g:backup:r /srv/backups",
+                              "chmod 2750 /srv/backups"], 2):
+        sim.step(mode, "", 0, "Another mode.")
+        sim.step(check, denied.format(n), 1, "Check again.")
+    assert sim.events_of("parameter_tweak")[0]["step"] == 9
+    sim = Sim("Make backup.sh write dumps the monitor user can read")
+    sim.step(check, denied.format(1), 1, "Check.")
+    for n in range(2, 6):
+        sim.step(f"cat > backup.sh <<'EOF'\n#!/bin/sh\necho attempt {n}\nEOF", "", 0, "Rewrite the script.")
+        sim.step(check, denied.format(n), 1, "Check again.")
+    assert not sim.events_of("parameter_tweak")
+
+
+def test_alternation_across_tools_needs_the_same_results_to_come_back():
+    sim = Sim("Make etl/load.py read both exports")
+    add = "sed -i \"s/open(p, newline='')/open(p, newline='', encoding='utf-8-sig')/\" load.py"
+    drop = ("python3 -c \"import pathlib; f=pathlib.Path('load.py'); "
+            "f.write_text(f.read_text().replace(\\\", encoding='utf-8-sig'\\\", ''))\"")
+    readd = "perl -pi -e \"s/open\\(p, newline=''\\)/open(p, newline='', encoding='utf-8-sig')/\" load.py"
+    bom, latin = "E   KeyError: 'order_id'\n1 failed", "E   UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9\n1 failed"
+    sim.step("pytest -q", bom, 1, "Test.")
+    for command, result in [(add, latin), (drop, bom), (readd, latin)]:
+        sim.step(command, "", 0, "Change the encoding.")
+        sim.step("pytest -q", result, 1, "Test.")
+    event = next(e for e in sim.events_of("alternation") if e["evidence"]["kind"] in ("file", "value"))
+    assert event["step"] == 7 and event["evidence"]["span_start"] == 2
+
+    # both versions tried while the code is fixed in between: the results change, it is progress
+    sim = Sim("Make src/parse.js work with date-fns 2 and date-fns 3")
+    outcomes = ["TypeError: parse is not a function\n1 failed", "RangeError: Invalid time value\n1 failed",
+                "11 passed", "11 passed"]
+    for n, (pin, outcome) in enumerate(zip(["3.6.0", "2.30.0", "3.6.0", "2.30.0"], outcomes, strict=True)):
+        sim.step(f"npm install date-fns@{pin}", "changed 1 package", 0, "Switch.")
+        sim.step("npm test", outcome, 1 if "failed" in outcome else 0, "Test.")
+        sim.step(f"sed -i 's/fix{n}/fix{n + 1}/' src/parse.js", "", 0, "Fix.")
+    assert not [e for e in sim.events_of("alternation") if e["evidence"]["kind"] != "actions"]
+
+
+def test_lookups_in_other_words_that_find_nothing_new():
+    sim = Sim("Make backup.sh work with the PostgreSQL 16 server")
+    for command, output in [("which -a pg_dump", "/usr/bin/pg_dump"),
+                            ("find / -name 'pg_dump*' -type f 2>/dev/null", "/usr/lib/postgresql/15/bin/pg_dump"),
+                            ("locate bin/pg_dump", "/usr/lib/postgresql/15/bin/pg_dump"),
+                            ("dpkg -S bin/pg_dump", "postgresql-client-15: /usr/lib/postgresql/15/bin/pg_dump"),
+                            ("apt-cache search postgresql-client | grep 16", ""),
+                            ("find /opt /usr/local -name 'pg_dump*' 2>/dev/null", "")]:
+        sim.step(command, output, 0, "Look for a pg_dump 16.")
+    event = sim.events_of("intent_repetition")[0]
+    assert event["step"] == 6 and event["evidence"]["steps"] == [3, 4, 5, 6]
+    # look-ups that each find something new are exploring
+    sim = Sim("Find where the page size is set and document it in README.md")
+    for n in range(6):
+        sim.step(f"grep -rn 'page_size' src/mod{n}", f"src/mod{n}/a.py:{n + 3}: page_size = {n}", 0, "Search.")
+    healthy(sim)
+
+
+def test_installs_asked_under_other_names_failing_the_same_way():
+    sim = Sim("Make the time zone test pass")
+    for package in ["libicu-dev", "icu-devtools", "libicu72"]:
+        sim.step(f"apt-get install -y {package}", f"Reading package lists... Done\nE: Unable to locate package {package}",
+                 100, "Install the ICU data.")
+    assert sim.events_of("intent_repetition")[0]["step"] == 3
+
+
+def test_a_stalled_job_is_a_loop_sooner_than_a_service_not_up_yet():
+    sim = Sim("Generate the thumbnails of data/photos into out/")
+    sim.step("nohup python3 thumbs.py data/photos out > /tmp/t.log 2>&1 &", "[1] 4704", 0, "Start it.")
+    for count, wait in [(58, 10), (117, 10), (137, 10), (137, 15), (137, 20), (137, 30)]:
+        sim.step(f"sleep {wait}; ls out | wc -l", str(count), 0, "How far?")
+    event = sim.events_of("intent_repetition")[0]
+    assert event["step"] == 7 and event["evidence"]["intent"] == "path:out"
+    sim = Sim("Generate the thumbnails of data/photos into out/")
+    for count in (41, 83, 126, 168, 200):
+        sim.step("sleep 10; ls out | wc -l", str(count), 0, "How far?")
+    healthy(sim)
+
+
+def test_unasked_work_and_the_work_the_task_asks_for():
+    drift = [("The loader works; while I'm here add mypy.", "pip install mypy", "Successfully installed mypy-1.10.0"),
+             ("Configure it strictly.", "printf '[mypy]\\nstrict = True\\n' > mypy.ini", ""),
+             ("Run the type checker.", "mypy etl/load.py", "Success: no issues found in 1 source file"),
+             ("Move to a src layout with a pyproject.", "mkdir src && git mv etl src/etl && touch pyproject.toml", ""),
+             ("Pre-commit hooks with ruff.", "printf 'repos: []\\n' > .pre-commit-config.yaml && pre-commit install", "ok"),
+             ("A Dockerfile for local runs.", "printf 'FROM python:3.11\\n' > Dockerfile", ""),
+             ("Logging setup module.", "touch src/etl/logconf.py", ""),
+             ("CI workflow.", "mkdir -p .github/workflows && touch .github/workflows/ci.yml", "")]
+    sim = Sim("Write etl/load.py that loads data/orders.csv into warehouse.db; tests/test_load.py must pass")
+    for n in range(4):
+        sim.step(f"python3 -m pytest -q tests/test_load.py -k t{n}", f"{n + 1} passed in 0.2s", 0, "Test.")
+    for thought, command, output in drift:
+        sim.step(command, output, 0, thought)
+    event = sim.events_of("unasked_work")[0]
+    assert event["step"] == 10 and {"typecheck", "packaging", "ci"} <= set(event["evidence"]["chores"])
+    assert event["evidence"]["span_start"] == 5
+    # the same steps when the instruction asks for them
+    sim = Sim("Move etl into a src layout with pyproject.toml, mypy --strict, pre-commit with ruff, a Dockerfile, "
+              "a logging setup module and a CI workflow in .github/workflows")
+    for thought, command, output in drift:
+        sim.step(command, output, 0, thought)
+    assert not sim.events_of("unasked_work")
+
+
+def test_lint_and_format_fixes_alone_are_not_unasked_work():
+    """Formatting and lint fixes on the task's files (what a CI check demands) are two kinds of
+    chore, not the sprawl of unasked work."""
+    sim = Sim("Fix the date parsing in src/parse.js; npm test must pass")
+    steps = [("Format the two files.", "npx prettier --write src/parse.js test/edit.test.js"),
+             ("Lint with the CI rules.", "npx eslint --max-warnings 0 src test"),
+             ("const for m.", "sed -i '14s/let m =/const m =/' src/parse.js && npx eslint src"),
+             ("Remove a debug print.", "sed -i '22d' src/parse.js && npx eslint src"),
+             ("Unused require.", "sed -i '3d' src/edit.js && npx eslint src"),
+             ("Format check.", "npx prettier --check src test"),
+             ("Lint again.", "npx eslint --max-warnings 0 src test"),
+             ("Reformat after the edits.", "npx prettier --write src"),
+             ("Lint.", "npm run lint"),
+             ("Formatting of the tests.", "npx prettier --write test"),
+             ("Lint.", "npm run lint")]
+    for thought, command in steps:
+        sim.step(command, "done", 0, thought)
+    assert not sim.events_of("unasked_work")

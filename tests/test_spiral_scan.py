@@ -2,6 +2,7 @@
 tool protocols), recorded steps preferred, the JSON report, one-line errors, and event_summary."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,8 +37,9 @@ def test_cli_reports_a_loop_as_json():
     report = json.loads(result.stdout)
     assert set(report) == {"spiral", "first_step", "failed_steps", "events"}
     assert report["spiral"] is True and report["first_step"] == 4
-    for event in report["events"]:
-        assert set(event) == {"step", "detector", "score", "action", "evidence"}
+    for event in report["events"]:  # the shape of before, and interventions say why
+        extra = {"explanation"} if event["action"] != "detected" else set()
+        assert set(event) == {"step", "detector", "score", "action", "evidence"} | extra
         assert isinstance(event["score"], float) and isinstance(event["evidence"], dict)
     nudge = next(e for e in report["events"] if e["action"] == "nudge")
     assert nudge["step"] == 4 and nudge["detector"] == "exact_repetition"
@@ -167,3 +169,55 @@ def test_event_summary_counts_what_the_judge_needs():
         "by_detector": {"exact_repetition": 2}, "detected_by": {"exact_repetition": 2, "repeated_errors": 1},
         "by_action": {"nudge": 1, "escalate": 1}, "steps": [3, 5],
         "first_detection_step": 3, "first_intervention_step": 3, "strongest_action": "escalate"}
+
+
+# -- explanations -----------------------------------------------------------------------------------
+
+CORPUS = REPO / "tests" / "fixtures" / "spiral-corpus" / "runs"
+
+
+def _interventions(run: str) -> list[dict]:
+    report = scan(load_view(next(CORPUS.glob(f"{run}-*.json"))), SpiralConfig(), LexicalEmbedder())
+    return [e for e in report["events"] if e["action"] != "detected"]
+
+
+def test_each_intervention_explains_its_evidence():
+    """The explanation names the detector, the steps and what repeated: the command and the error,
+    the settings tweaked and the check re-run, the versions that came back, the look-ups made."""
+    first = _interventions("00")[0]  # the same link error with new temp names
+    text = first["explanation"]
+    assert first["step"] == 11 and "stagnation" in text and "semantic_repetition" in text
+    assert "undefined reference to `ringbuf_grow'" in text and re.search(r"steps [\d, -]*\b11\b", text)
+    assert "risk" in text and "nudge" in text
+
+    tweak = _interventions("110")[0]["explanation"]  # chunk sizes tweaked, the bench re-run
+    assert "parameter_tweak" in tweak and "`chunksize=16`" in tweak and "`python3 bench.py`" in tweak
+    assert "did not improve (seconds 19." in tweak
+
+    flip = _interventions("118")[0]["explanation"]  # utf-8-sig added and removed with sed, python, perl
+    assert "etl/load.py went back and forth" in flip and "steps 4, 7, 9, 11" in flip
+    assert "KeyError: 'order_id'" in flip and "UnicodeDecodeError" in flip
+
+    lookups = _interventions("138")[0]["explanation"]  # pg_dump looked for in other words
+    assert "intent_repetition" in lookups and "4 look-ups at steps 12-15" in lookups
+    assert "`locate bin/pg_dump`" in lookups and "none found anything new" in lookups
+
+    drift = _interventions("100")[0]["explanation"]  # tooling nobody asked for
+    assert "unasked_work" in drift and "typecheck" in drift and "packaging" in drift
+
+
+def test_scan_as_text_one_paragraph_per_intervention(tmp_path):
+    run = next(CORPUS.glob("151-*.json"))  # a job stuck at 137 of 200, polled
+    result = cli(str(run), "--format", "text", "--set", "spiral.ladder=[nudge,restart]")
+    assert result.returncode == 0, result.stderr
+    paragraphs = result.stdout.strip().split("\n\n")
+    assert paragraphs[0].startswith("A spiral: first intervention at step 33")
+    assert paragraphs[1].startswith("Step 33, nudge: intent_repetition") and "out never gave a new answer" in paragraphs[1]
+    assert "steps 29, 31, 33" in paragraphs[1] and len(paragraphs) == 1 + len(_interventions_with(run))
+    quiet = cli(str(FIXTURES / "healthy_long_run.json"), "--format", "text")
+    assert quiet.stdout.startswith("No spiral: the monitor would not have intervened") and "\n\n" not in quiet.stdout
+
+
+def _interventions_with(run: Path) -> list[dict]:
+    config = SpiralConfig.model_validate({"ladder": ["nudge", "restart"]})
+    return [e for e in scan(load_view(run), config, LexicalEmbedder())["events"] if e["action"] != "detected"]

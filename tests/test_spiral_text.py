@@ -87,6 +87,49 @@ def test_file_versions_see_edits_undone():
     versions = FileVersions()
     seen = [versions.apply(n, file_writes(c)[0], "x.py") for n, c in enumerate([
         "sed -i 's/a/b/' x.py", "sed -i 's/b/a/' x.py", "sed -i 's/a/b/' x.py", "git checkout -- x.py"], 1)]
-    assert seen[0] == seen[2] and seen[1] == seen[3] == "git" and seen[0] != seen[1]
+    assert seen[0] == seen[2] and seen[1] == seen[3] and seen[0] != seen[1]  # undone, redone, restored
     same = [versions.apply(5, file_writes(f"cat > y <<EOF\n{body}\nEOF")[0], "y") for body in ("1", "2", "1")]
     assert same[0] == same[2] != same[1]
+
+
+def test_file_versions_follow_one_edit_made_and_undone_with_other_tools():
+    """sed adds a keyword argument, Python's str.replace takes it out, perl puts it back, re.sub
+    changes it, ed-style and heredoc Python edits follow: the versions read X, Y, X, Y, Z, Y, X."""
+    commands = [
+        "sed -i \"s/open(p, newline='')/open(p, newline='', encoding='utf-8-sig')/\" load.py",
+        "python3 -c \"import pathlib; f=pathlib.Path('load.py'); f.write_text(f.read_text().replace(\\\", encoding='utf-8-sig'\\\", ''))\"",
+        "perl -pi -e \"s/open\\(p, newline=''\\)/open(p, newline='', encoding='utf-8-sig')/\" load.py",
+        "python3 - <<'EOF'\nimport re, pathlib\nf = pathlib.Path('load.py')\n"
+        "f.write_text(re.sub(r\"encoding='utf-8-sig'\", \"encoding='latin-1'\", f.read_text()))\nEOF",
+        "sed -i \"s/encoding='latin-1'/encoding='utf-8-sig'/\" load.py",
+        "python3 - <<'EOF'\nimport pathlib\nf = pathlib.Path('load.py')\nf.write_text(f.read_text().replace(\", encoding='utf-8-sig'\", ''))\nEOF",
+    ]
+    versions = FileVersions()
+    for step, command in enumerate(commands, 1):
+        [write] = file_writes(command)
+        assert write.path == "load.py" and write.edits, command
+        versions.apply(step, write, write.path)
+    seen = [v for _, v in versions.versions("load.py")]  # the version before the first edit comes first
+    x, y, z = seen[0], seen[1], seen[4]
+    assert seen == [x, y, x, y, z, y, x] and len({x, y, z}) == 3
+    # an edit that is not understood (a line address) makes a new version nobody has seen
+    versions.apply(9, file_writes("sed -i '3s/.*/pass/' load.py")[0], "load.py")
+    assert versions.versions("load.py")[-1][1] not in {x, y, z}
+
+
+def test_chores_are_named_by_their_tools_and_words():
+    from adaptive_skill.spiral.chores import chores
+    samples = {"typecheck": ["mypy --strict src", "Type the parser.", "add type hints"],
+               "lint": ["golangci-lint run", "hadolint Dockerfile", "npx eslint src"],
+               "format": ["shfmt -w backup.sh", "npx prettier --write .", "clang-format -i x.c"],
+               "ci": ["touch .github/workflows/ci.yml", "pre-commit install", "npx husky-init"],
+               "container": ["cat > Dockerfile", "docker-compose up"], "packaging": ["pip install -e .", "cat > tox.ini"],
+               "docs": ["pdoc -o docs src", "an OpenAPI spec"], "logging": ["cat > /etc/logrotate.d/app", "switch to slog"],
+               "observability": ["a Grafana dashboard", "install prometheus-nginx-exporter"],
+               "deploy": ["ansible-playbook site.yml", "cat > ops/app.service"],
+               "restructure": ["While I'm here, refactor the loader", "rewrite it in Python"], "deps": ["bump the tools"]}
+    for kind, texts in samples.items():
+        for text in texts:
+            assert kind in chores(text), (kind, text)
+    assert chores("python3 -m pytest -q tests/test_load.py") == frozenset()
+    assert chores("CI also runs the format check. npm run format:check") == frozenset()  # naming CI is not CI work

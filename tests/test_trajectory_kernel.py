@@ -327,3 +327,51 @@ def test_every_failure_kind_reads_in_the_compressed_text():
     assert result.level != "raw"
     assert "make 2>&1 | tail -3" in result.text and "exit status was masked" in result.text
     assert "gcc: error: main.c: No such file or directory" in result.text
+
+
+@pytest.mark.parametrize(("output", "failed"), [
+    # what shows a failure where no exit code does: test verdicts, crashes, the C library's words,
+    # curl, log lines at level ERROR
+    ("--- FAIL: TestRefill (0.61s)\n    limiter_test.go:47: got 6, want 5\nFAIL", True),
+    ("FAIL test/parse.test.js\n  ● parseDue › keeps ISO output", True),
+    ("1..5\nok 1 writes a dump\nnot ok 2 keeps seven", True),
+    ("panic: assignment to entry in nil map\n\ngoroutine 7 [running]:", True),
+    ("thread 'main' panicked at src/main.rs:14:5:\nattempt to subtract with overflow", True),
+    ("bash: line 1:   812 Killed                  python3 etl/load.py", True),
+    ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", True),
+    ("gzip: stdout: No space left on device", True),
+    ("curl: (56) Recv failure: Connection reset by peer", True),
+    ("[2026-03-04 10:31:07 +0000] [915] [ERROR] Connection in use: ('127.0.0.1', 5000)", True),
+    ("app: ERROR (spawn error)", True),
+    ("src/edit.ts(3,29): error TS2304: Cannot find name 'Item'.", True),
+    ("2026-03-04 10:12:01.332 UTC [812] FATAL:  could not map anonymous shared memory", True),
+    # and what does not
+    ("ok 1 writes a dump\nok 2 keeps seven", False),
+    ("errors.log\nfailures.txt\nerror_handler.py", False),
+    ("PASS test/parse.test.js\nTests:       12 passed, 12 total", False),
+    ("[INFO] Booting worker with pid: 1544", False),
+    ("killed_jobs = 0\nno errors so far", False),
+])
+def test_failures_without_an_exit_code_are_read_from_the_output(output, failed):
+    from adaptive_skill.trajectory import StepRecord, step_failure
+    verdict = step_failure(StepRecord(1, "bash", "run", output, None))
+    assert (verdict is not None) is failed, output
+    assert verdict is None or verdict.kind == "output"
+
+
+def test_the_same_failure_with_other_numbers_masks_to_one_key():
+    from adaptive_skill.trajectory.text import mask_error, mask_volatile
+    same = [
+        ("bash: line 1:   812 Killed                  python3 load.py x.csv",
+         "bash: line 1: 23977 Killed                  MALLOC_ARENA_MAX=2 python3 load.py x.csv"),
+        ("backup: FAILED after 3.2 s, wrote 713.4 MiB", "backup: FAILED after 4.1 s, wrote 699.8 MiB"),
+        ("[2026-03-04 10:31:07 +0000] [915] [ERROR] Connection in use: ('127.0.0.1', 5000)",
+         "[2026-03-04 10:44:51 +0000] [1204] [ERROR] Connection in use: ('0.0.0.0', 5000)"),
+        ("gzip: /srv/b/shop-20260304T104412.sql.gz: Permission denied", "gzip: /srv/b/shop-20260304T104635.sql.gz: Permission denied"),
+        ("18312 ms: Mark-Compact 2043.1 (2083.4) -> 2042.6 (2084.1) MB", "20871 ms: Mark-Compact 4089.9 (4129.9) -> 4089.4 (4130.9) MB"),
+    ]
+    for a, b in same:
+        assert mask_error(a) == mask_error(b), (mask_error(a), mask_error(b))
+    assert mask_error("E  assert 1 == 2") != mask_error("E  assert 3 == 2")  # small numbers still count
+    assert mask_error("3 failed, 9 passed") != mask_error("2 failed, 10 passed")  # and tallies
+    assert mask_volatile("took 1.5s") != mask_volatile("took 1.5s", keep_durations=True)

@@ -1,5 +1,6 @@
-"""`adaptive-skill spiral scan TRAJ.json`: replay a saved trajectory through the loop monitor and
-print, as JSON, whether and where it would have intervened."""
+"""`adaptive-skill spiral scan TRAJ.json [--format text]`: replay a saved trajectory through the loop
+monitor and print whether and where it would have intervened, and why (JSON, or one paragraph per
+intervention)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     scan.add_argument("trajectory", metavar="TRAJ.json",
                       help="a JSON list of chat messages, or an object with 'messages' (a saved trajectory, "
                            "mini-swe-agent's included)")
+    scan.add_argument("--format", choices=("json", "text"), default="json",
+                      help="json (default): the report; text: one paragraph per intervention explaining its evidence")
     add_config_args(scan)
     scan.set_defaults(handler=scan_cmd)
 
@@ -24,11 +27,14 @@ def scan_cmd(args: argparse.Namespace) -> int:
 
     from adaptive_skill.commands.common import load_config_from_args
     from adaptive_skill.embed import make_embedder
-    from adaptive_skill.spiral.scan import scan
+    from adaptive_skill.spiral.scan import report_text, scan
     from adaptive_skill.trajectory import load_view
 
     config = load_config_from_args(args)
     trajectory = load_view(args.trajectory)  # a bad file is one line and exit 2, before any embedder loads
     report = scan(trajectory, config.spiral, make_embedder(config.models.embedder))
-    print(json.dumps(report, indent=2, ensure_ascii=False))
+    if args.format == "text":
+        print(report_text(report), end="")
+    else:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
     return 0

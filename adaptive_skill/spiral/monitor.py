@@ -19,8 +19,11 @@ from adaptive_skill.embed import EmbedderError
 from adaptive_skill.spiral import interventions, text
 from adaptive_skill.spiral.detectors import Detection, Detector, History, build_detectors, weight_of
 from adaptive_skill.spiral.detectors.monologue import is_self_referential
+from adaptive_skill.spiral.explain import explain
 from adaptive_skill.spiral.files import file_writes
+from adaptive_skill.spiral.outcome import time_goal
 from adaptive_skill.spiral.progress import Ledger
+from adaptive_skill.spiral.settings import check_of, only_looks, settings_of
 from adaptive_skill.spiral.steps import StepView, error_signature, took_action, unknown_tool
 from adaptive_skill.trajectory import StepRecord, Trajectory, message_text, step_failure
 from adaptive_skill.trajectory.text import normalize_action
@@ -49,6 +52,7 @@ class SpiralMonitor:
         self.records: list[dict[str, Any]] = []  # detections and interventions, as in trajectory.events
         self.failed_steps: list[int] = []  # steps that failed, by the kernel's one definition
         self.embedder_error: str | None = None
+        self.timed = False  # the task is about speed: durations are results, not noise
 
     # -- StepMonitor -------------------------------------------------------------------------
 
@@ -57,6 +61,7 @@ class SpiralMonitor:
         if self.detectors is None:
             vector = self._instruction_vector(trajectory.instruction)
             self.detectors = build_detectors(self.config, trajectory.instruction, vector, self.embedder)
+            self.timed = time_goal(trajectory.instruction)
         pending = []  # this step, and malformed turns before it the agent did not show the monitor
         for record in reversed(trajectory.steps):
             if record.index <= self.last_index:
@@ -103,7 +108,7 @@ class SpiralMonitor:
         if failed:
             self.failed_steps.append(record.index)
         shown = record.output if record.output or not record.error else record.error
-        output_print = text.fingerprint(shown)
+        output_print = text.fingerprint(shown, keep_durations=self.timed)
         novel = acted and self._novel(action_key, output_print, bool(shown.strip()))
         message = trajectory.messages[record.message_index] if record.message_index < len(trajectory.messages) else {}
         thought = message_text(message.get("content")) if message.get("role") == "assistant" else ""
@@ -111,13 +116,19 @@ class SpiralMonitor:
         self.totals["tokens"] += record.prompt_tokens + record.completion_tokens
         self.totals["cost"] += record.cost
         self.totals["elapsed_sec"] += record.llm_duration_sec + record.duration_sec
+        bash = record.tool == "bash"
+        signature = error_signature(record, action_key) if failed else ""
         view = StepView(index=record.index, tool=record.tool, argument=record.argument, output=record.output,
                         exit_code=record.exit_code, timed_out=record.timed_out, error=record.error,
                         thought=thought, action_key=action_key, output_print=output_print, failure=failure,
-                        error_signature=error_signature(record, action_key) if failed else "",
-                        waits=record.tool == "bash" and text.waits(record.argument), novel=novel,
+                        error_signature=signature, waits=bash and text.waits(record.argument), novel=novel,
                         self_reference=is_self_referential(thought), cwd=self.cwd, totals=dict(self.totals),
-                        writes=file_writes(record.argument) if record.tool == "bash" and not failed else [])
+                        writes=file_writes(record.argument) if bash else [],
+                        settings=settings_of(record.argument, record.output) if bash else (),
+                        timed=self.timed)
+        if bash:  # a command that sets nothing checks itself (as its action says), unless it only looks
+            view.check = check_of(record.argument) if view.settings or view.writes else \
+                (None if only_looks(record.argument) else action_key.removeprefix("bash:"))
         self.ledger.record(view)
         if record.tool == "bash":
             if target := text.cd_target(record.argument):
@@ -166,10 +177,11 @@ class SpiralMonitor:
     def _intervene(self, action: str, fired: list[Detection], view: StepView, trajectory: Trajectory,
                    context: list[dict[str, Any]]) -> Intervention:
         main = fired[0]
+        rung = None if main.hard else self.level + 1
         evidence = {"score": round(self.risk, 3), "risk": round(self.risk, 3), "threshold": self.config.threshold,
-                    "rung": None if main.hard else self.level + 1,
-                    "summary": interventions.describe(fired), "span_start": main.span_start,
-                    "detections": [{"detector": d.detector, "score": round(d.score, 3)} for d in fired]}
+                    "rung": rung, "summary": interventions.describe(fired), "span_start": main.span_start,
+                    "detections": [{"detector": d.detector, "score": round(d.score, 3)} for d in fired],
+                    "explanation": explain(action, fired, self.risk, self.config.threshold, rung)}
         new_context: list[dict[str, Any]] | None = None
         message = ""
         if action == "nudge":

@@ -37,8 +37,35 @@ def scan(trajectory: TrajectoryView | Trajectory | dict | list, config: SpiralCo
         if intervention.action in _STOPS:
             break
     return {"spiral": first_step is not None, "first_step": first_step, "failed_steps": monitor.failed_steps,
-            "events": [{key: event.get(key) for key in ("step", "detector", "score", "action", "evidence")}
-                       for event in monitor.records]}
+            "events": [_event(event) for event in monitor.records]}
+
+
+def _event(record: dict[str, Any]) -> dict[str, Any]:
+    """A detection or an intervention as the report shows it; an intervention also says, in plain
+    words, what evidence triggered it (`explanation`)."""
+    event = {key: record.get(key) for key in ("step", "detector", "score", "action", "evidence")}
+    if record.get("action") != "detected":
+        event["evidence"] = dict(event["evidence"] or {})
+        event["explanation"] = event["evidence"].pop("explanation", "")
+    return event
+
+
+def report_text(report: dict[str, Any]) -> str:
+    """The report as a person reads it: one line on the run, then one paragraph per intervention."""
+    failed = report["failed_steps"]
+    head = (f"{'A spiral' if report['spiral'] else 'No spiral'}: first intervention at step {report['first_step']}"
+            if report["spiral"] else "No spiral: the monitor would not have intervened")
+    listed = f" ({', '.join(map(str, failed[:20]))}{' ...' if len(failed) > 20 else ''})" if failed else ""
+    lines = [f"{head}; {len(failed)} failed step{'s' if len(failed) != 1 else ''}{listed}."]
+    detections = [e for e in report["events"] if e["action"] == "detected"]
+    if detections and not report["spiral"]:
+        lines.append(f"{len(detections)} detections below the threshold: "
+                     + ", ".join(f"{e['detector']} at step {e['step']}" for e in detections[:8])
+                     + (" ..." if len(detections) > 8 else "") + ".")
+    for event in report["events"]:
+        if event["action"] != "detected":
+            lines += ["", f"Step {event['step']}, {event['action']}: {event.get('explanation') or ''}".rstrip()]
+    return "\n".join(lines) + "\n"
 
 
 def _context_end(steps: list, n_messages: int, index: int) -> int:

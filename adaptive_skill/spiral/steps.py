@@ -5,10 +5,13 @@ Whether a step failed is the kernel's one definition (adaptive_skill.trajectory.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from adaptive_skill.spiral import text
 from adaptive_skill.spiral.files import FileWrite
+from adaptive_skill.spiral.outcome import Measures, measures, result_class
+from adaptive_skill.spiral.settings import Setting
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,8 +40,23 @@ class StepView:
     self_reference: bool = False
     cwd: str | None = None  # the shell's directory as far as the commands tell
     writes: list[FileWrite] = field(default_factory=list)  # files the command writes, as far as it tells
+    settings: tuple[Setting, ...] = ()  # the settings it sets: values, numbers, permissions, version pins
+    check: str | None = None  # what it runs after its settings (the re-run that shows whether they helped)
+    timed: bool = False  # the task is about speed: durations in the output are measures
     vector: np.ndarray | None = None  # embedding of thought + action, when a detector needs it
     totals: dict[str, float] = field(default_factory=dict)  # steps, tokens, cost, elapsed_sec so far
+
+    @cached_property
+    def result(self) -> str:
+        """Its result's class: the same whatever the numbers in it (outcome.result_class)."""
+        if not self.acted:
+            return ""
+        return result_class(self.failed, self.error_signature, self.output or self.error or "")
+
+    @cached_property
+    def measures(self) -> Measures:
+        """The numbers of its result whose better direction is known (outcome.measures)."""
+        return measures(self.output or self.error or "", self.timed) if self.acted else {}
 
     @property
     def failed(self) -> bool:

@@ -12,7 +12,9 @@ from adaptive_skill.trajectory.text import clean_output, mask_error, mask_volati
 
 _SPACE = re.compile(r"[ \t]+")
 # Commands that wait on purpose: polling them several times is expected, not a loop.
-_WAITS = re.compile(r"\b(sleep|wait|timeout|until|watch|retry|wait-for-it)\b|--retry")
+# A waiting program in command position (not `go test -timeout 30s`), or a retry option.
+_WAITS = re.compile(r"(?:^|[;&|(]\s*|\b(?:do|then|-c\s+['\"]?)\s*)"
+                    r"(?:sleep|wait|timeout|until|watch|wait-for-it|inotifywait)\b|--retry|\bretry\b", re.MULTILINE)
 _CD = re.compile(r"(?:^|[;&|]\s*)cd\s+(/[^\s;&|]*)")
 _HEAD_TAIL = 4000
 
@@ -21,9 +23,10 @@ def head_tail(text: str, limit: int = _HEAD_TAIL) -> str:
     return text if len(text) <= 2 * limit else f"{text[:limit]}\n...\n{text[-limit:]}"
 
 
-def fingerprint(output: str) -> str:
-    """Equal for two outputs that differ only in timings, clocks, addresses, temp names, spacing."""
-    text = mask_volatile(head_tail(clean_output(output)))
+def fingerprint(output: str, keep_durations: bool = False) -> str:
+    """Equal for two outputs that differ only in timings, clocks, addresses, temp names, spacing
+    (timings stay with `keep_durations`: when the task is about speed they are the result)."""
+    text = mask_volatile(head_tail(clean_output(output)), keep_durations)
     lines = [_SPACE.sub(" ", line).strip() for line in text.split("\n")]
     canonical = "\n".join(line for line in lines if line)
     return hashlib.blake2b(canonical.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()

@@ -10,8 +10,8 @@ A step failed when
 - it exited 0 only because its exit code was masked (`make | tail`, `cmd || true`) and the output
   shows an error (the same evidence as for unknown exits): `masked`;
 - the format carries no exit code and the output shows an error (a traceback, an exception line
-  such as `ModuleNotFoundError: ...`, `command not found`, `No such file or directory`, ...):
-  `output`, with the exit code unknown.
+  such as `ModuleNotFoundError: ...`, `command not found`, `No such file or directory`, a failed
+  test, a panic, a killed job, a log line at level ERROR, ...): `output`, with the exit code unknown.
 Each step counts once, under the first kind that applies. `timeout` is counted apart from the
 other kinds, which are the errors.
 """
@@ -32,16 +32,28 @@ TRACEBACK = re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)
 ERROR_LINE = re.compile(
     r"error|fatal|fail|exception|traceback|denied|not found|no such|cannot|can't|could not|unable"
     r"|invalid|undefined|unrecognized|unknown|missing|refused|segmentation fault|abort|panic|killed"
-    r"|timed? ?out|\bERR\b|(?-i:^E\s)", re.IGNORECASE)
+    r"|timed? ?out|\bERR\b|(?-i:^E\s)|^not ok\b|no space left", re.IGNORECASE)
 # Output that shows a command failed, for formats without exit codes: stricter than ERROR_LINE,
-# which also matches a listing of `errors.log` (a successful `ls`).
+# which also matches a listing of `errors.log` (a successful `ls`). Beyond error lines and
+# tracebacks: test runners' verdicts (pytest, go test, jest, TAP), crashes (Go and Rust panics, a
+# job killed by a signal, node's fatal errors), the C library's words for a failed system call,
+# curl's errors, and log lines at level ERROR/FATAL/CRITICAL.
 ERROR_EVIDENCE = re.compile(
     r"^Traceback \(most recent call last\):"
     r"|^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)(?::|$)"  # ModuleNotFoundError: ...
     r"|\bcommand not found\b|^(?:\S*sh|\S+): (?:line )?\d+: .*: not found$"
     r"|No such file or directory|Permission denied|Segmentation fault|core dumped|syntax error"
+    r"|No space left on device|Read-only file system|Disk quota exceeded|Too many open files|Cannot allocate memory"
+    r"|Address already in use|Connection refused|Connection reset by peer|Operation not permitted"
     r"|^(?:\S+: )*(?:error|fatal|ERROR|FATAL|Error)(?:\[\w+\])?: "  # error: ..., gcc's x.c:1: error:, git's fatal:
+    r"|: error [A-Z]{1,4}\d{2,5}: "  # tsc's error TS2304:, MSVC's error C2065:
     r"|^E: |^npm ERR!|^make(?:\[\d+\])?: \*\*\*|^FAILED\b|^=+ .*\b\d+ (?:failed|errors?)\b"
+    r"|^--- FAIL: |^FAIL\b|^not ok \d+"  # go test, jest and go's package verdict, TAP (bats, prove)
+    r"|^panic: |^thread '.*' panicked at|^fatal error: |^FATAL ERROR: "  # Go, Rust, the Go runtime, node
+    r"|^(?:\S+: line \d+: +\d+ )?(?:Killed|Terminated|Aborted)(?: |$)"  # a job killed by a signal
+    r"|^curl: \(\d+\) "
+    r"|\[(?:ERROR|FATAL|CRITICAL|CRIT|EMERG|ALERT|error|crit|alert|emerg)\]"  # [ERROR] (gunicorn), [error] (nginx)
+    r"|(?:^|\s)(?:ERROR|FATAL|CRITICAL|PANIC):\s|^(?:\S+: )?(?:ERROR|FATAL|CRITICAL)\b[ (]"  # log levels
     r"|\b(?:cannot|can't) (?:access|open|stat|create|find|remove|import)\b|\bCould not (?:find|open|resolve)\b",
     re.MULTILINE)
 # A command whose exit code says nothing about its first part: piped into a filter, or `|| true`.

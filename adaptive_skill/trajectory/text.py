@@ -38,9 +38,11 @@ def split_command(command: str) -> list[str]:
 # addresses and hashes, temporary names, process ids and ports, `file:line` numbers. Counters and
 # tallies stay (a counter that moves is a different output).
 _VOLATILE = [  # (pattern, replacement, a substring the text must hold for the pattern to apply: a cheap skip)
-    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>", ":"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z| ?[+-]\d{2}:?\d{2})?"), "<time>", ":"),
+    (re.compile(r"\b20\d{6}[T_-]?\d{4,6}(?:Z|[+-]\d{4})?\b"), "<time>", "20"),  # 20260304T104512 in a name
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>", ":"),
-    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns)\b"), "<duration>", ""),
+    # durations, Go's 1m0s and 2h3m4.5s too
+    (re.compile(r"\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns)\b"), "<duration>", ""),
     (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>", "0x"),
     (re.compile(r"\b[0-9a-f]{12,}\b"), "<hex>", ""),
     (re.compile(r"/(?:tmp|var/tmp|dev/shm|var/folders)/[^\s:'\"()\[\]]+"), "<tmp>", "/"),
@@ -49,18 +51,26 @@ _VOLATILE = [  # (pattern, replacement, a substring the text must hold for the p
     (re.compile(r"\[\d{3,}\]"), "[<n>]", "["),
     (re.compile(r"(\.\w{1,4}|Makefile|\)):\d+(?::\d+)?(?=[:\s,)]|$)", re.MULTILINE), r"\1:<line>", ":"),
 ]
-# In an error, measured values (floats with 3+ decimals) and large numbers (offsets, sizes, ids)
-# also differ from run to run; small integers stay (`assert 1 == 2` is not `assert 3 == 2`).
+# In an error, measured values (floats with 3+ decimals or 3+ digits before the point), sizes
+# with a unit, addresses and large numbers (offsets, ids) also differ from run to run, and so do the
+# pid and the echoed command of a shell's job line (`bash: line 1:  812 Killed  python3 x.py`);
+# small integers stay (`assert 1 == 2` is not `assert 3 == 2`).
 _ERROR_NUMBERS = [
-    (re.compile(r"(?<![\w.])-?\d+\.\d{3,}\b"), "<num>"),
+    (re.compile(r"^(\S+: line \d+: )\s*\d+ +(Killed|Terminated|Aborted|Segmentation fault|Hangup)\b.*$", re.MULTILINE),
+     r"\1<pid> \2"),
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|[kKMGT]B?|bytes?)\b"), "<size>"),
+    (re.compile(r"\b\d+#\d+\b|(?<=\*)\d+\b"), "<n>"),  # a log's pid#thread (nginx: `434#434: *17`), a connection id
+    (re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b"), "<ip>"),
+    (re.compile(r"(?<![\w.])-?(?:\d+\.\d{3,}|\d{3,}\.\d+)\b"), "<num>"),
     (re.compile(r"(?<![\w.])\d{4,}\b(?!\s*(?:failed|passed|errors?|failures?|tests?|skipped|warnings?)\b)"), "<num>"),
 ]
 
 
-def mask_volatile(text: str) -> str:
-    """The text with what changes from run to run masked (see _VOLATILE)."""
+def mask_volatile(text: str, keep_durations: bool = False) -> str:
+    """The text with what changes from run to run masked (see _VOLATILE); with `keep_durations`,
+    durations stay (a benchmark's time is its result, not noise)."""
     for pattern, replacement, needs in _VOLATILE:
-        if needs in text:
+        if needs in text and not (keep_durations and replacement == "<duration>"):
             text = pattern.sub(replacement, text)
     return text
 
@@ -72,6 +82,28 @@ def mask_error(text: str) -> str:
     for pattern, replacement in _ERROR_NUMBERS:
         text = pattern.sub(replacement, text)
     return text
+
+
+def command_segments(command: str) -> list[str]:
+    """The simple commands of a command line, as written: split on `&&`, `||`, `;` and line ends
+    outside quotes. A command with a here-document stays whole (its body is not commands)."""
+    if "<<" in command:
+        return [command.strip()] if command.strip() else []
+    parts, current, quote, i = [], "", None, 0
+    while i < len(command):
+        char = command[i]
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif command.startswith(("&&", "||"), i) or char in ";\n":
+            parts.append(current)
+            current = ""
+            i += 2 if char in "&|" else 1
+            continue
+        current += char
+        i += 1
+    return [p.strip() for p in [*parts, current] if p.strip()]
 
 
 def normalize_path(token: str, cwd: str | None) -> str:

@@ -60,13 +60,21 @@ def main() -> None:
     for name, f in rows.items():
         print(f"{name:22} {f['precision']:6.3f} {f['recall']:6.3f} {f['f1']:6.3f} {f['caught']:6d} {f['early']:5d} "
               f"{f['late']:4d} {f['missed']:6d} {f['false_alarms']:5d} {f['escalated']:3d}")
+    kinds = score.per_kind(reports)
+    print(f"\n{'kind':22} {'runs':>4} {'loops':>5} {'P':>6} {'R':>6} {'F1':>6} {'caught':>6} {'late':>4} {'missed':>6} "
+          f"{'false':>5}")
+    for kind, t in sorted(kinds.items()):
+        f = t.figures()
+        print(f"{kind:22} {len(t.runs):4d} {f['loops']:5d} {f['precision']:6.3f} {f['recall']:6.3f} {f['f1']:6.3f} "
+              f"{f['caught']:6d} {f['late']:4d} {f['missed']:6d} {f['false_alarms'] + f['early']:5d}")
     if args.runs:
         for run, outcome in overall.runs.items():
             label = reports[run]["label"]
             window = f"[{label['loop_start']}, {label['deadline']}]" if label["loop"] else "healthy"
             print(f"  {run:48} {outcome:16} {window:10} {reports[run]['detections']}")
     if args.json:
-        args.json.write_text(json.dumps({"figures": rows, "runs": overall.runs}, indent=1) + "\n")
+        args.json.write_text(json.dumps({"figures": rows, "kinds": {k: t.figures() for k, t in sorted(kinds.items())},
+                                         "runs": overall.runs}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ def build_detectors(config: SpiralConfig, instruction: str, instruction_vector: 
                     embedder: Embedder | None = None) -> list[Detector]:
     """The enabled detectors, hard limits first (they end the attempt whatever else is seen)."""
     from adaptive_skill.spiral.detectors.alternation import Alternation
+    from adaptive_skill.spiral.detectors.chores import UnaskedWork
     from adaptive_skill.spiral.detectors.drift import GoalDrift
     from adaptive_skill.spiral.detectors.errors import RepeatedErrors
     from adaptive_skill.spiral.detectors.intent import IntentRepetition
@@ -25,6 +26,7 @@ def build_detectors(config: SpiralConfig, instruction: str, instruction_vector: 
     from adaptive_skill.spiral.detectors.monologue import Monologue
     from adaptive_skill.spiral.detectors.repetition import ExactRepetition, SemanticRepetition
     from adaptive_skill.spiral.detectors.stagnation import Stagnation
+    from adaptive_skill.spiral.detectors.tweak import ParameterTweak
 
     d, tolerance = config.detectors, config.poll_tolerance
     candidates: list[tuple[bool, Detector]] = [
@@ -35,9 +37,11 @@ def build_detectors(config: SpiralConfig, instruction: str, instruction_vector: 
         (d.alternation.enabled, Alternation(d.alternation)),
         (d.repeated_errors.enabled, RepeatedErrors(d.repeated_errors, tolerance)),
         (d.intent_repetition.enabled, IntentRepetition(d.intent_repetition)),
+        (d.parameter_tweak.enabled, ParameterTweak(d.parameter_tweak)),
         (d.stagnation.enabled, Stagnation(d.stagnation, tolerance)),
         (d.monologue.enabled, Monologue(d.monologue)),
         (d.goal_drift.enabled, GoalDrift(d.goal_drift, instruction, instruction_vector)),
+        (d.unasked_work.enabled, UnaskedWork(d.unasked_work, instruction)),
     ]
     return [detector for enabled, detector in candidates if enabled]
 

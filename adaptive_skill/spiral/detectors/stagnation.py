@@ -1,6 +1,7 @@
 """Stagnation: the same failure keeps coming back while the agent keeps doing other things
 (cosmetic edits, then the same test failure). Output that moves (a counter rising, fewer
-failing tests) changes the error line, so it never counts as the same failure."""
+failing tests) changes the error line, so it never counts as the same failure; a command that
+failed this way and then succeeded was fixed, and only failures after that count."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ class Stagnation(CountingDetector):
             return None  # a malformed reply is the monologue detector's, not a failure coming back
         window = history.recent(self.config.window)
         same = [s for s in window if s.failed and s.error_signature == step.error_signature]
+        # A command that failed this way and then succeeded has been fixed: count from there.
+        fixed = max((s.index for s in window if s.acted and not s.failed and s.action_key in
+                     {f.action_key for f in same}), default=0)
+        same = [s for s in same if s.index > fixed]
         score = self.score(same, self.config.repeats, step)
         if score is None:
             return None
