@@ -596,11 +596,9 @@ class AdaptiveSkillEngine:
             gate = GateResult.from_dict(saved) if saved is not None else None
             if gate is not None and gate.rounds:
                 delta = gate.statistic.delta if gate.statistic else None
-                moved = [row.get("difference") for row in gate.per_task]
-                better = sum(1 for d in moved if isinstance(d, int | float) and d > 0)
-                worse = sum(1 for d in moved if isinstance(d, int | float) and d < 0)
+                better, worse, same = gate.moved()  # the count the engine's log and skills log show
                 verdict += (f" (holdout: {gate.rounds} round(s), mean difference {delta or 0:+.2f}; "
-                            f"{better} task(s) better, {worse} worse, {len(moved) - better - worse} unchanged)")
+                            f"{better} task(s) better, {worse} worse, {same} unchanged)")
             lines.append(f"cycle {cycle.cycle}: {cycle.summary or 'a change'} -> {verdict}")
         return lines
 

@@ -4,6 +4,7 @@ by `from_dict` on resume; the on-disk shape is what report/, replay and review r
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Self
 
@@ -152,9 +153,19 @@ class GateResult:
         return cls(**rest, statistic=statistic)
 
     def moved(self) -> tuple[int, int, int]:
-        """Holdout tasks that got better, worse, or stayed the same (mean paired difference)."""
-        diffs = [row.get("difference") for row in self.per_task if isinstance(row.get("difference"), int | float)]
+        """Holdout tasks that got better, worse, or stayed the same (mean paired difference); a row
+        without a numeric difference (an unscored side) is none of them. The one count of this fact:
+        the engine's log, skills log and the evolver's history all read it here."""
+        diffs = [d for _, d in self._differences()]
         return sum(d > 0 for d in diffs), sum(d < 0 for d in diffs), sum(d == 0 for d in diffs)
+
+    def _differences(self) -> list[tuple[str, float]]:
+        """(task, difference) of each per-task row with a numeric difference. gate.json is read back
+        from disk, so a row that is not an object, or lacks its task, is skipped or named "?"."""
+        rows = self.per_task if isinstance(self.per_task, list) else []
+        return [(str(row.get("task", "?")), float(row["difference"])) for row in rows
+                if isinstance(row, dict) and isinstance(row.get("difference"), int | float)
+                and not isinstance(row["difference"], bool) and math.isfinite(row["difference"])]
 
     def evidence(self) -> list[str]:
         """The decision and what it rests on, in lines a person reads (the engine's log, skills log,
@@ -165,11 +176,9 @@ class GateResult:
         lines = [f"{self.rounds} round(s), {self.rollouts} attempts; holdout pass rate mutated "
                  f"{_percent(self.mutated_mean)} vs baseline {_percent(self.baseline_mean)}; "
                  f"{better} task(s) better, {worse} worse, {same} unchanged"]
-        moved = sorted((row for row in self.per_task if isinstance(row.get("difference"), int | float)),
-                       key=lambda row: -abs(row["difference"]))
+        moved = sorted(self._differences(), key=lambda pair: -abs(pair[1]))
         if moved:
-            lines.append("per task (mutated - baseline): "
-                         + ", ".join(f"{row['task']} {row['difference']:+.2f}" for row in moved))
+            lines.append("per task (mutated - baseline): " + ", ".join(f"{task} {d:+.2f}" for task, d in moved))
         lines.append(f"{'accepted' if self.accepted else 'rejected'}: {self.reason}")
         return lines
 

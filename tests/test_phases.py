@@ -81,3 +81,62 @@ def test_checkpoint_reads_what_older_runs_wrote():
     state = Checkpoint.from_dict(old)
     assert state.cycles == [CycleRecord(1, None, False, True, [], None)] and not state.converged
     assert "accounting" not in state.to_dict() and Checkpoint.from_dict(state.to_dict()) == state
+
+
+def test_gate_evidence_counts_each_task_once_and_skips_rows_it_cannot_read():
+    """gate.json is read back from disk (skills log, the evolver's history): a row that is not an
+    object, lacks its task or has no numeric difference (an unscored side) neither crashes the
+    reader nor counts as "unchanged"."""
+    gate = GateResult(accepted=False, reason="r", gated=True, rounds=2, rollouts=8, mutated_mean=0.5,
+                      baseline_mean=None,
+                      per_task=[{"task": "a", "difference": 0.5}, {"task": "b", "difference": -0.25},
+                                {"task": "c", "difference": 0.0}, {"task": "d", "difference": None},
+                                {"difference": 1.0}, "not a row", {"task": "e", "difference": True},
+                                {"task": "f", "difference": float("nan")}, {"task": "g", "difference": "0.5"}])
+    assert gate.moved() == (2, 1, 1)
+    lines = gate.evidence()
+    assert lines[0] == ("2 round(s), 8 attempts; holdout pass rate mutated 50% vs baseline n/a; "
+                        "2 task(s) better, 1 worse, 1 unchanged")
+    assert lines[1] == "per task (mutated - baseline): ? +1.00, a +0.50, b -0.25, c +0.00"
+    assert lines[2] == "rejected: r"
+    assert GateResult(accepted=False, reason="no holdout", gated=False).evidence() == ["not gated: no holdout"]
+
+
+def test_an_older_gate_json_still_reads():
+    """A gate.json written before judge_check.pairs and the per-task evidence (and one with keys this
+    version does not know) reads back, and its evidence is what it can say."""
+    old = {"accepted": True, "reason": "r", "gated": True, "verdict": "accept", "rounds": 1, "rollouts": 4,
+           "statistic": {"llr": 2.6, "delta": 0.5, "se": 0.1, "tasks": 2, "pairs": 2, "identical": 0},
+           "mutated_mean": 1.0, "baseline_mean": 0.5, "delta": 0.5,
+           "judge_check": {"n": 4, "agreement": 0.75}, "a_key_from_the_future": 1}
+    gate = GateResult.from_dict(old)
+    assert gate.per_task == [] and gate.judge_check == {"n": 4, "agreement": 0.75} and gate.moved() == (0, 0, 0)
+    assert gate.evidence()[-1] == "accepted: r" and len(gate.evidence()) == 2
+
+
+def test_the_evolvers_history_counts_holdout_moves_as_the_gate_does(tmp_path):
+    """engine._history tells the evolver how many holdout tasks got better or worse: the counts are
+    GateResult.moved()'s (one home), never a task's name."""
+    from types import SimpleNamespace
+
+    from adaptive_skill.engine import AdaptiveSkillEngine
+    from adaptive_skill.runs import RunDir
+
+    run_dir = RunDir(tmp_path)
+    gate = GateResult(accepted=False, reason="r", gated=True, rounds=3, rollouts=12,
+                      statistic=GateStatistic(llr=-1.0, delta=-0.1, se=0.1, tasks=3, pairs=9, identical=0),
+                      per_task=[{"task": "secret-holdout-a", "difference": 0.5},
+                                {"task": "secret-holdout-b", "difference": -1.0},
+                                {"task": "secret-holdout-c", "difference": None}])
+    run_dir.cycle_dir(1).mkdir(parents=True)
+    (run_dir.cycle_dir(1) / "gate.json").write_text(json.dumps(gate.to_dict()))
+    run_dir.cycle_dir(2).mkdir(parents=True)
+    (run_dir.cycle_dir(2) / "gate.json").write_text(json.dumps({"accepted": True, "reason": "r", "gated": False}))
+    state = SimpleNamespace(cycles=[CycleRecord(1, None, False, True, [], "added x"),
+                                    CycleRecord(2, "evo-1", True, True, [], None),
+                                    CycleRecord(3, None, False, False, [], None)])
+    lines = AdaptiveSkillEngine._history(SimpleNamespace(state=state, run_dir=run_dir))
+    assert lines == ["cycle 1: added x -> rejected by gating (holdout: 3 round(s), mean difference -0.10; "
+                     "1 task(s) better, 1 worse, 0 unchanged)",
+                     "cycle 2: a change -> accepted as evo-1"]
+    assert "secret" not in " ".join(lines)
