@@ -165,3 +165,30 @@ def test_the_set_example_in_every_help_is_a_key_that_exists():
     example = re.search(r"e\.g\. --set (\S+)", " ".join(result.stdout.split())).group(1)
     checked = cli("config", "check", "configs/quickstart.yaml", "--set", example)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_skills_log_reads_a_runs_gate_decisions_and_skips_what_it_cannot_read(tmp_path):
+    """skills log --run lists each gated change with the gate's evidence; an ungated cycle, a torn or
+    odd gate.json, a stray folder under cycles/ and an evolve.json whose summary is not text are
+    skipped or shown without it, never a crash."""
+    from adaptive_skill.commands.skills import _gate_decisions
+    from adaptive_skill.phases import GateResult
+
+    cycles = tmp_path / "cycles"
+    gated = GateResult(accepted=True, reason="LLR 2.6 >= 2.5", gated=True, rounds=2, rollouts=8, mutated_mean=1.0,
+                       baseline_mean=0.5, per_task=[{"task": "h1", "difference": 0.5}]).to_dict()
+    files = {"001": {"gate.json": gated, "evolve.json": {"summary": "added zip-install"}},
+             "002": {"gate.json": {"accepted": False, "reason": "no mutation to gate", "gated": False}},
+             "003": {"gate.json": "{torn", "evolve.json": {"summary": "x"}},
+             "004": {"gate.json": {"gated": True}},  # no fields: not a gate record
+             "005": {"gate.json": gated, "evolve.json": {"summary": {"not": "text"}}},
+             "7x": {"gate.json": gated}}
+    for name, contents in files.items():
+        (cycles / name).mkdir(parents=True)
+        for file, data in contents.items():
+            (cycles / name / file).write_text(data if isinstance(data, str) else json.dumps(data))
+    decisions = _gate_decisions(tmp_path)
+    assert [(d["cycle"], d["change"], d["accepted"]) for d in decisions] == [(1, "added zip-install", True),
+                                                                             (5, None, True)]
+    assert decisions[0]["evidence"] == GateResult.from_dict(gated).evidence()
+    assert _gate_decisions(tmp_path / "no-such-run") == []

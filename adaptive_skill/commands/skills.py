@@ -223,6 +223,8 @@ def _gate_decisions(run: Path) -> list[dict]:
 
     found = []
     for folder in sorted((run / "cycles").glob("[0-9]*")):
+        if not folder.name.isdigit():  # cycles are 001, 002...: anything else is not the engine's
+            continue
         gate = read_json(folder / "gate.json", None)
         if not isinstance(gate, dict) or not gate.get("gated"):
             continue
@@ -230,8 +232,9 @@ def _gate_decisions(run: Path) -> list[dict]:
             result = GateResult.from_dict(gate)
         except (KeyError, TypeError, ValueError):
             continue
-        evolve = read_json(folder / "evolve.json", None) or {}
-        found.append({"cycle": int(folder.name), "change": evolve.get("summary") if isinstance(evolve, dict) else None,
+        evolve = read_json(folder / "evolve.json", None)
+        summary = evolve.get("summary") if isinstance(evolve, dict) else None
+        found.append({"cycle": int(folder.name), "change": summary if isinstance(summary, str) else None,
                       "accepted": result.accepted, "evidence": result.evidence()})
     return found
 
