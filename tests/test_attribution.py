@@ -70,3 +70,38 @@ def test_a_cycles_files_give_its_uses(tmp_path):
     assert scores == {"t1": 9, "t2": None} and observed_scores(tmp_path / "missing.json") == {}
     uses = solve_uses(tmp_path / "cycles" / "001" / "solve", scores, "train")
     assert [(u.task, sorted(u.read), u.outcome) for u in uses] == [("t1", ["a"], 0.9), ("t2", [], None)]
+
+
+def test_a_hostile_trajectory_counts_no_skill_it_could_not_have_read():
+    """The trajectory is the agent's file: metadata.skills that is not a list, an inline_skill that is
+    not an object, read_skill arguments no skill can be named (a path, a paragraph, a number) and
+    metadata that is not an object give no offered or read skill, and never raise."""
+    messages = [{"role": "user", "content": "do it"}]
+    odd = [{"messages": messages, "metadata": {"skills": "git-basics"}},
+           {"messages": messages, "metadata": {"skills": {"git-basics": 1}}},
+           {"messages": messages, "metadata": {"inline_skill": "git-basics"}},
+           {"messages": messages, "metadata": {"inline_skill": {"name": ["git-basics"]}}},
+           {"messages": messages, "metadata": [["skills", ["a"]]]},
+           {"messages": messages, "metadata": 5},
+           {"messages": 5}, {"messages": [5]}, "not a trajectory", None]
+    for data in odd:
+        assert skills_of(data) == (frozenset(), frozenset()), data
+    bad_names = ["../../etc/passwd", "Git-Basics", "a" * 65, "two words", "", " ", "-x", "a--b"]
+    data = trajectory("t", ["ok-skill", *bad_names, 7, None], ["ok-skill", *[n for n in bad_names if n.strip()]])
+    data["metadata"]["inline_skill"] = {"name": "../inline", "relevance": 1.0}
+    offered, read = skills_of(data)
+    assert offered == {"ok-skill"} and read == {"ok-skill"}
+    data["metadata"]["inline_skill"] = {"name": "placed-one"}
+    assert skills_of(data)[1] == {"ok-skill", "placed-one"}
+
+
+def test_observe_json_of_any_shape_gives_scores_or_none(tmp_path):
+    """observe.json is read back for every earlier cycle: a verdict that is not an object has no
+    score, and items that are not a list are no items."""
+    path = tmp_path / "observe.json"
+    for data, expected in [({"items": [{"task": "t", "verdict": "x"}, {"task": "u", "verdict": [9]}]},
+                            {"t": None, "u": None}),
+                           ({"items": {"task": "t"}}, {}), ({"items": None}, {}), ([1, 2], {}),
+                           ({"items": [{"task": "t", "verdict": {"score": 8}}, 3]}, {"t": 8})]:
+        path.write_text(json.dumps(data))
+        assert observed_scores(path) == expected, data

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_skill.files import read_json
+from adaptive_skill.skills import MAX_NAME, NAME_PATTERN
 from adaptive_skill.trajectory import as_view
 
 
@@ -56,13 +57,19 @@ def skills_of(trajectory: Any) -> tuple[frozenset[str], frozenset[str]]:
     except ValueError:
         return frozenset(), frozenset()
     offered = view.metadata.get("skills") if isinstance(view.metadata, dict) else None
-    offered_set = frozenset(s for s in offered if isinstance(s, str)) if isinstance(offered, list) else frozenset()
+    offered_set = frozenset(s for s in offered if _skill_name(s)) if isinstance(offered, list) else frozenset()
     read = {step.argument.strip() for step in view.steps
-            if step.tool == "read_skill" and not step.error and step.argument.strip()}
+            if step.tool == "read_skill" and not step.error and _skill_name(step.argument.strip())}
     inline = view.metadata.get("inline_skill") if isinstance(view.metadata, dict) else None
-    if isinstance(inline, dict) and isinstance(inline.get("name"), str):  # placed in the prompt: read for it
+    if isinstance(inline, dict) and _skill_name(inline.get("name")):  # placed in the prompt: read for it
         read.add(inline["name"])
     return offered_set, frozenset(read)
+
+
+def _skill_name(value: Any) -> bool:
+    """A name a skill can have: the trajectory is the agent's file, so a read_skill argument or a
+    metadata entry that no skill could be named (a path, a paragraph) is no skill."""
+    return isinstance(value, str) and len(value) <= MAX_NAME and bool(NAME_PATTERN.match(value))
 
 
 def attribute(uses: Iterable[Use]) -> list[SkillRow]:
@@ -138,5 +145,5 @@ def observed_scores(observe_json: Path) -> dict[str, float | None]:
     """task -> the judge's score, from a cycle's observe.json ({} when missing)."""
     data = read_json(observe_json, None)
     items = data.get("items") if isinstance(data, dict) else None
-    return {str(item.get("task")): (item.get("verdict") or {}).get("score")
-            for item in items or [] if isinstance(item, dict)}
+    return {str(item.get("task")): item["verdict"].get("score") if isinstance(item.get("verdict"), dict) else None
+            for item in items if isinstance(item, dict)} if isinstance(items, list) else {}
