@@ -81,6 +81,86 @@ def test_a_run_that_died_early(tmp_path):
     assert "| t<1> | 1/1 |" in render_markdown(report)
 
 
+def skill_use_run(root: Path) -> Path:
+    """A run with one cycle's train attempts offered a skill (one read it, one did not), its holdout
+    attempts (one read it and passed, one of a task without tests) and a gate.json whose judge check
+    keeps its (score, passed) pairs, some of them garbled."""
+    run = root / "run-skills"
+    cycle = run / "cycles" / "001"
+    (run / "config.yaml").parent.mkdir(parents=True)
+    (run / "config.yaml").write_text("judge:\n  pass_threshold: 7\n")
+
+    def attempt(folder: Path, task: str, read: bool, passed: bool, mode: str | None = None) -> None:
+        (folder / "trajectories").mkdir(parents=True, exist_ok=True)
+        (folder / "results").mkdir(parents=True, exist_ok=True)
+        steps = [{"index": 1, "tool": "read_skill", "argument": "zip-install", "output": "body", "message_index": 2}]
+        messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "do it"},
+                    {"role": "assistant", "content": "```read_skill\nzip-install\n```"},
+                    {"role": "user", "content": "Observation (read_skill):\nbody"}]
+        trajectory = {"task_id": task, "status": "submitted", "messages": messages if read else messages[:2],
+                      "steps": steps if read else [],
+                      "metadata": {"protocol": "text", "skills": ["zip-install"],
+                                   "inline_skill": "<script>not an object</script>"}}
+        (folder / "trajectories" / f"{task}.json").write_text(json.dumps(trajectory))
+        (folder / "results" / f"{task}.json").write_text(json.dumps(
+            {"task_id": task, "agent": "llm", "passed": passed, "reward": float(passed), "failure_mode": mode}))
+
+    attempt(cycle / "solve", "t1", True, True)
+    attempt(cycle / "solve", "t1-again", False, False)
+    attempt(cycle / "gate-mutated" / "r1", "h1", True, True)
+    attempt(cycle / "gate-mutated" / "r1", "h2", True, False, "unverified")
+    (cycle / "solve.json").write_text(json.dumps({"tasks": ["t1", "t1-again"], "results": []}))
+    (cycle / "observe.json").write_text(json.dumps({"items": [{"task": "t1", "verdict": {"score": 9}},
+                                                              {"task": "t1-again", "verdict": None}]}))
+    (cycle / "gate.json").write_text(json.dumps({
+        "accepted": False, "reason": "r", "gated": True, "statistic": None, "rounds": 1,
+        "judge_check": {"threshold": 7, "n": 3, "agreement": 0.667, "auroc": 1.0, "warning": False, "pairs": [[9.0, True], [2.0, False], [8.0, False], ["9", True], [5.0, "yes"],
+                                          [True, True], [1.0], "x"]}}))
+    events = [{"v": 1, "ts": 1.0, "event": "run_start"}, {"v": 1, "ts": 2.0, "event": "cycle_start", "cycle": 1}]
+    (run / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    return run
+
+
+def test_skill_use_and_holdout_calibration_reach_both_renderings(tmp_path):
+    report = build(skill_use_run(tmp_path))
+    c = report.holdout_calibration
+    assert c["n"] == 3 and c["confusion"] == {"tp": 1, "fp": 1, "tn": 1, "fn": 0}  # the garbled pairs are left out
+    rows = {(u.side, u.row.skill): u.row for u in report.skill_use}
+    assert set(rows) == {("train", "zip-install"), ("holdout", "zip-install")}
+    train = rows[("train", "zip-install")]
+    assert (train.offered, train.read, train.read_outcome) == (2, 1, 0.9)
+    holdout = rows[("holdout", "zip-install")]
+    assert (holdout.offered, holdout.read, holdout.read_outcome) == (2, 2, 1.0)  # h2 has no tests: no outcome
+    html = render_html(report)
+    assert '<section id="skill-use">' in html and 'href="#skill-use"' in html and "holdout (gate checks)" in html
+    assert "<script>not an object" not in html
+    markdown = render_markdown(report)
+    assert "## Skill use" in markdown and "Holdout attempts (the gate's judge checks): n=3" in markdown
+    assert "| zip-install |" in markdown
+
+
+def test_an_older_run_without_pairs_or_skills_has_neither_section(tmp_path):
+    run = skill_use_run(tmp_path)
+    (run / "cycles" / "001" / "gate.json").write_text(json.dumps({  # as written before the pairs were kept
+        "accepted": False, "reason": "r", "gated": True, "statistic": None, "rounds": 1,
+        "judge_check": {"threshold": 7, "n": 2, "agreement": 0.5, "auroc": None, "warning": False}}))
+    for path in run.rglob("trajectories/*.json"):
+        data = json.loads(path.read_text())
+        data["metadata"] = {"protocol": "text"}  # before metadata.skills
+        data["steps"], data["messages"] = [], data["messages"][:2]
+        path.write_text(json.dumps(data))
+    report = build(run)
+    assert report.holdout_calibration is None and report.skill_use == []
+    html = render_html(report)
+    assert 'id="skill-use"' not in html and "holdout (gate checks)" not in html
+    assert "## Skill use" not in render_markdown(report)
+    from adaptive_skill.report.model import _holdout_points
+
+    garbled = [{"judge_check": ["not", "an", "object"]}, {"judge_check": {"pairs": "x"}}, {"judge_check": None}, {}]
+    cycles = [SimpleNamespace(n=n, get=lambda phase, gate=gate: gate) for n, gate in enumerate(garbled)]
+    assert _holdout_points(SimpleNamespace(cycles=cycles)) == []
+
+
 def test_embed_json_cannot_end_its_script_element():
     text = embed_json({"a": "</script><!-- & \u2028\u2029"})
     assert not set(text) & set("<>&\u2028\u2029")

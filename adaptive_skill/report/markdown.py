@@ -29,11 +29,12 @@ def render_markdown(report: Report) -> str:
                            row.decision + (f": {row.reason}" if row.reason else ""), row.judge_agreement,
                            "" if row.skills is None else str(row.skills), _n(row.egl),
                            f"${sum(c.get('cost', 0.0) for c in row.costs.values()):.4f}"]))
+    if report.calibration or report.holdout_calibration:
+        lines += ["", "## Judge calibration"]
     if report.calibration:
         c = report.calibration
-        lines += ["", "## Judge calibration", "",
-                  f"All cycles: n={c['n']}, accuracy {_n(c['accuracy'])}, precision {_n(c['precision'])}, "
-                  f"recall {_n(c['recall'])}, AUROC {_n(c['auroc'])} (pass = score >= {report.pass_threshold:g})"]
+        lines += ["", f"All cycles: n={c['n']}, accuracy {_n(c['accuracy'])}, precision {_n(c['precision'])}, "
+                      f"recall {_n(c['recall'])}, AUROC {_n(c['auroc'])} (pass = score >= {report.pass_threshold:g})"]
     if report.holdout_calibration:
         c = report.holdout_calibration
         lines += ["", f"Holdout attempts (the gate's judge checks): n={c['n']}, accuracy {_n(c['accuracy'])}, "

@@ -3,6 +3,7 @@ renderers only lay it out."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -107,9 +108,12 @@ def _holdout_points(run: Run) -> list[tuple[float, bool, str]]:
     """The judge's score and the verifier's label of every judged holdout attempt (the gate's checks)."""
     points = []
     for cycle in run.cycles:
-        for pair in (cycle.get("gate").get("judge_check") or {}).get("pairs") or []:
-            if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int | float):
-                points.append((float(pair[0]), bool(pair[1]), f"holdout (cycle {cycle.n})"))
+        check = cycle.get("gate").get("judge_check")
+        pairs = check.get("pairs") if isinstance(check, dict) else None  # older runs: no pairs
+        for pair in pairs if isinstance(pairs, list) else []:
+            if (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int | float)
+                    and not isinstance(pair[0], bool) and math.isfinite(pair[0]) and isinstance(pair[1], bool)):
+                points.append((float(pair[0]), pair[1], f"holdout (cycle {cycle.n})"))
     return points
 
 
@@ -131,6 +135,8 @@ def skill_use(found: list[attempts_mod.Attempt]) -> list[SkillUse]:
         offered, read = skills_of(attempt.load())
         if attempt.phase == "solve":
             side, outcome = "train", None if attempt.score is None else attempt.score / 10
+        elif attempt.failure_mode == "unverified":  # no tests: the verifier says nothing (the gate used the judge)
+            side, outcome = "holdout", None
         else:
             side, outcome = "holdout", None if attempt.passed is None else float(attempt.passed)
         sides[side].append(Use(attempt.task, attempt.workspace, offered, read, outcome))
