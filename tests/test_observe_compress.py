@@ -191,3 +191,21 @@ def test_the_plain_transcript_is_what_happened_after_the_task():
     assert "make test" in raw
     result = compress(data, 100_000)
     assert len(result.text) <= len(raw) and "SYSTEM PROMPT" not in result.text
+
+
+def test_a_run_that_never_acted_or_was_stopped_still_says_how_it_ended():
+    """Without the system prompt and the instruction the transcript of a run that never acted is
+    empty: the judge must still read how it ended (budget, error, halted), as the compressed form's
+    Submission section would say."""
+    data = {"task_id": "t", "status": "error", "metadata": {"stop_reason": "budget: secret"},
+            "messages": [{"role": "system", "content": "You are an agent. " * 40}, {"role": "user", "content": "Do x."}]}
+    result = compress(data, 2000)
+    assert result.level == "raw" and result.text == "(the attempt ended with status error)"
+    assert "secret" not in result.text  # metadata never reaches a reader
+    data["status"] = "halted"
+    data["messages"] += [{"role": "assistant", "content": "List it.\n```bash\nls\n```"},
+                         {"role": "user", "content": "Observation (bash):\na\n[exit code 0]"}]
+    result = compress(data, 2000)
+    assert result.level == "raw" and result.text.endswith("\n(the attempt ended with status halted)")
+    del data["status"]
+    assert compress(data, 2000).text.endswith("(the attempt ended with status unknown)")

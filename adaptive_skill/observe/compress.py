@@ -137,7 +137,9 @@ def raw_text(view: TrajectoryView) -> str:
     command right before its output). The agent's system prompt and the instruction are not part of
     it: every reader gets the instruction apart (the judge's "# Task", the evolver's instruction.md),
     and the system prompt is the agent's, not the attempt's (with it, a 6-step run's transcript was
-    mostly the seed workspace's prompt, and a compression could be longer than what happened)."""
+    mostly the seed workspace's prompt, and a compression could be longer than what happened). Its
+    last line is how the attempt ended, as the compressed form's Submission section says it: without
+    it a run that never acted was an empty record, and a halted or timed-out one read as unfinished."""
     parts = []
     skipped_instruction = False
     for message in view.messages:
@@ -151,6 +153,7 @@ def raw_text(view: TrajectoryView) -> str:
         for call in message.get("tool_calls") or []:
             name, argument = call_text(call)
             parts.append(f"call {name}: {argument}")
+    parts.append(f"(the attempt ended with status {view.status or 'unknown'})")
     return "\n".join(parts)
 
 

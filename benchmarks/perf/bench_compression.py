@@ -248,19 +248,31 @@ def error_lines_kept(data: dict, text: str) -> tuple[int, int]:
     return kept, total
 
 
+def as_sent(messages: list[dict]) -> str:
+    """Every message as the agent's model saw it (system prompt and instruction included): the raw
+    side of the comparison. compress's own raw_text leaves both out (it is what a reader is given
+    besides the instruction), so it cannot serve here."""
+    from adaptive_skill.trajectory import call_text, message_text
+
+    parts = []
+    for message in messages:
+        parts.append(f"{message.get('role')}: {message_text(message.get('content'))}")
+        parts += [f"call {name}: {argument}" for name, argument in map(call_text, message.get("tool_calls") or [])]
+    return "\n".join(parts)
+
+
 def measure(name: str, data: dict, budget: int, counter) -> dict:
     from adaptive_skill.observe import compress, extract_signals
-    from adaptive_skill.observe.compress import raw_text
-    from adaptive_skill.trajectory import as_view
 
     result = compress(data, budget, counter)
-    without_system = as_view({**data, "messages": [m for m in data["messages"] if m["role"] != "system"]})
+    raw = counter.count(as_sent(data["messages"]))
     kept, total = error_lines_kept(data, result.text)
     signals = extract_signals(data)
     return {"trajectory": name, "steps": len(data["steps"]), "errors": signals.n_errors,
-            "timeouts": signals.n_timeouts, "raw_tokens": result.raw_tokens,
-            "raw_tokens_no_system": counter.count(raw_text(without_system)), "compressed_tokens": result.tokens,
-            "ratio": round(result.tokens / result.raw_tokens, 3), "level": result.level,
+            "timeouts": signals.n_timeouts, "raw_tokens": raw,
+            "raw_tokens_no_system": counter.count(as_sent([m for m in data["messages"] if m["role"] != "system"])),
+            "transcript_tokens": result.raw_tokens, "compressed_tokens": result.tokens,
+            "ratio": round(result.tokens / raw, 3), "level": result.level,
             "error_lines_kept": kept, "error_lines": total, "errors_agree": result.n_errors == signals.n_errors}
 
 
