@@ -299,6 +299,43 @@ def test_digest_follows_no_link_and_reads_files_bounded(env, tmp_path):
     assert len(digest.text) <= 3000
 
 
+def test_skill_use_and_tests_files_are_read_bounded_and_never_through_a_link(env, tmp_path):
+    """skills.md and tests.json are the engine's, beside files derived from hostile trajectories: a
+    huge or control-laden skills.md is cut to printable lines within SKILL_USE_CHARS; a link (to a
+    file, or an observations folder that is itself a link) and a fifo are not read; a tests.json
+    whose `passed` is not a boolean leaves the judge to decide."""
+    from adaptive_skill.evolve.digest import SKILL_USE_CHARS
+
+    observations = env["observations"]
+    (observations / "skills.md").write_text(("- a-skill: read in 1 of 2 attempts\x1b[31m\x00\n" * 20_000)
+                                            + "TAIL-MARKER\n")
+    digest = read_digest(observations, pass_threshold=7)
+    assert 0 < len(digest.skill_use) <= SKILL_USE_CHARS and "TAIL-MARKER" not in digest.skill_use
+    assert digest.skill_use.splitlines()[0] == "- a-skill: read in 1 of 2 attempts [31m"
+    assert "\x1b" not in digest.skill_use and "\x00" not in digest.skill_use
+    secret = tmp_path / "secret.md"
+    secret.write_text("TOP SECRET skill use")
+    (observations / "skills.md").unlink()
+    (observations / "skills.md").symlink_to(secret)
+    assert read_digest(observations, pass_threshold=7).skill_use == ""
+    (observations / "skills.md").unlink()
+    os.mkfifo(observations / "skills.md")  # would block a plain read
+    assert read_digest(observations, pass_threshold=7).skill_use == ""
+    (observations / "skills.md").unlink()
+    (observations / "skills.md").write_text("- a-skill: read in 1 of 2 attempts\n")
+    linked = tmp_path / "linked-observations"
+    linked.symlink_to(observations, target_is_directory=True)
+    assert read_digest(linked, pass_threshold=7) == read_digest(tmp_path / "missing", pass_threshold=7)
+    # tests.json: a link saying "failed" is not followed; a non-boolean `passed` is no label
+    passed = tmp_path / "failed.json"
+    passed.write_text(json.dumps({"passed": False}))
+    (observations / "easy-one" / "tests.json").symlink_to(passed)
+    (observations / "count-lines" / "tests.json").write_text(json.dumps({"passed": "yes"}))
+    digest = read_digest(observations, pass_threshold=7)
+    assert "easy-one" not in digest.tasks and "count-lines" in digest.tasks  # judged 9 and 4
+    assert "tests" not in digest.text
+
+
 def test_digest_skips_garbled_files(env):
     folder = env["observations"] / "parse-config"
     (folder / "verdict.json").write_text("{not json")

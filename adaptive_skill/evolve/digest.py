@@ -32,6 +32,7 @@ REASON_CHARS = 300
 ERROR_CHARS = 160
 LAST_COMMANDS = 4
 ERRORS_SHOWN = 3
+SKILL_USE_CHARS = 1500  # of skills.md shown
 # The compressed trajectory (observe/compress.py) shows each command as "step N $ cmd", its status
 # on the next line as "  -> exit 0" (or "  -> error ... (see Errors)").
 _STEP = re.compile(r"^step (\d+) \$ (.*)$")
@@ -71,7 +72,8 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
         tasks.append(name)
         terms |= situation_terms(shown_commands, shown_errors)
         used += len(block) + 2
-    return Digest("\n\n".join(blocks), tasks, terms, _line_block(read_bounded(root / SKILL_USE), 1500))
+    skill_use = "" if root.is_symlink() else _line_block(read_bounded(root / SKILL_USE), SKILL_USE_CHARS)
+    return Digest("\n\n".join(blocks), tasks, terms, skill_use)
 
 
 def _block(name: str, score: float | None, verdict: dict[str, Any], folder: Path) -> tuple[str, list[str], list[str]]:
