@@ -87,6 +87,7 @@ def make_local_llm(config: ModelConfig, accounting: Accounting, *, role: str) ->
     its prompt prefix stays evaluated between its calls."""
     name = config.model.removeprefix(f"{PROVIDER}/")
     model_file(name)
+    threads()  # a bad ADAPTIVE_SKILL_LOCAL_THREADS is a config error now, not a retried call later
     local_provider()
     spec = MODELS.get(name)
     return LLMClient(config, accounting, role=role, supports_tools=bool(spec and spec.tool_calls),
@@ -169,6 +170,8 @@ class LocalProvider(litellm.CustomLLM):
                    optional_params: dict, acompletion: Any = None, litellm_params: Any = None,
                    logger_fn: Any = None, headers: Any = None, timeout: Any = None, client: Any = None) -> Any:
         # `timeout` cannot interrupt an in-process generation; max_tokens and the repetition guard bound it.
+        from jinja2 import TemplateError
+
         params = _generation_params(optional_params)
         tools = optional_params.get("tools") or None
         instance = ((litellm_params or {}).get("metadata") or {}).get(INSTANCE)
@@ -183,6 +186,9 @@ class LocalProvider(litellm.CustomLLM):
             except ValueError as exc:  # llama-cpp's way of saying the prompt does not fit
                 error = litellm.ContextWindowExceededError if "context window" in str(exc) else litellm.BadRequestError
                 raise error(message=str(exc), model=model, llm_provider=PROVIDER) from exc
+            except TemplateError as exc:  # the model file's chat template fails the same way every time
+                raise litellm.BadRequestError(message=f"{model}: its chat template failed: {exc}", model=model,
+                                              llm_provider=PROVIDER) from exc
             self._count(model, result, evals)
         message = model_response.choices[0].message
         message.content = reply["content"]
@@ -253,14 +259,14 @@ class LocalProvider(litellm.CustomLLM):
         if key in self._loaded:
             return self._loaded[key]
         try:
-            path = model_file(name)
+            path, n_threads = model_file(name), threads()
         except LLMConfigError as exc:  # inside litellm only its own error types keep their meaning
             raise litellm.NotFoundError(message=str(exc), model=name, llm_provider=PROVIDER) from exc
         from llama_cpp import Llama
 
         started = time.monotonic()
         spec = MODELS.get(name)
-        llama = Llama(model_path=str(path), n_ctx=spec.n_ctx if spec else USER_FILE_N_CTX, n_threads=threads(),
+        llama = Llama(model_path=str(path), n_ctx=spec.n_ctx if spec else USER_FILE_N_CTX, n_threads=n_threads,
                       verbose=False)
         self.load_seconds[name] = time.monotonic() - started
         evals: list[int] = []
