@@ -120,3 +120,43 @@ def test_the_call_head_in_the_grammar_is_what_the_parser_reads():
     head = re.search(r'call ::= "(.*?)" string', text).group(1).encode().decode("unicode_escape")
     reply = f'{toolcalls.OPEN}{head}"ls -la"}}}}{toolcalls.CLOSE}'
     assert parse(reply)[1:] == ("bash", '{"command": "ls -la"}')
+
+
+def test_a_read_skill_enum_of_any_names_stays_a_valid_grammar_of_exact_json_strings():
+    """The enum comes from the workspace's skill names (always [a-z0-9-]); were a name anything else
+    (a quote, a backslash, a line break, GBNF's own | ] ( ), non-ASCII), each value must still be one
+    literal of its exact JSON spelling, and the grammar must still parse. With no skills, or an enum
+    that is not a list, read_skill takes any string (Workspace.skill refuses what is not a skill)."""
+    from adaptive_skill.agent.protocol import tool_specs
+
+    names = ["ok-skill", 'a"b', "back\\slash", "new\nline", "café", "]|()*", "x" * 200]
+    text = grammar(tool_specs(skills=names), Bounds())
+    call = next(line for line in text.splitlines() if line.startswith("call ::="))
+    for name in names:
+        assert json.dumps(json.dumps(name)) in call  # the GBNF literal of the JSON string, and nothing looser
+    assert gbnf_escapes_ok(text)
+    free = 'arguments\\": {\\"name\\": " string'
+    assert free in grammar(tool_specs(skills=[]), Bounds()) and free in grammar(tool_specs(), Bounds())
+    odd = json.loads(json.dumps(TOOL_SPECS))
+    odd[1]["function"]["parameters"]["properties"]["name"]["enum"] = "ok-skill"  # not a list
+    assert free in grammar(odd, Bounds())
+    assert [t["function"]["name"] for t in tool_specs(read_skill=False, skills=["a"])] == ["bash", "submit"]
+    assert "enum" not in json.dumps(TOOL_SPECS)  # tool_specs copies before it adds the enum
+
+
+def test_the_text_grammar_lists_skills_only_when_every_name_is_a_skill_name():
+    from adaptive_skill.trajectory.textproto import text_protocol_grammar
+
+    listed = text_protocol_grammar(skills=["zip-install", "git-basics"])
+    assert 'read-skill-block ::= "```read_skill\\n" ("git-basics" | "zip-install") "\\n```"' in listed
+    for odd in (["zip-install", 'a"b'], ["Zip"], ["a\nb"], [""]):
+        text = text_protocol_grammar(skills=odd)
+        assert 'read-skill-block ::= "```read_skill\\n" [A-Za-z0-9_.-]{1,64} "\\n```"' in text, odd
+        assert gbnf_escapes_ok(text)
+    assert "[A-Za-z0-9_.-]{1,64}" in text_protocol_grammar(skills=[])
+
+
+def gbnf_escapes_ok(text: str) -> bool:
+    """Every backslash escape is one llama.cpp's GBNF parser knows (llama-cpp-python's
+    LlamaGrammar.from_string does not parse: a bad escape would surface only when sampling)."""
+    return all(escape in '"\\nrt[]xuU-^' for escape in re.findall(r"\\(.)", text, re.DOTALL))
