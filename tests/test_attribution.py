@@ -105,3 +105,61 @@ def test_observe_json_of_any_shape_gives_scores_or_none(tmp_path):
                            ({"items": [{"task": "t", "verdict": {"score": 8}}, 3]}, {"t": 8})]:
         path.write_text(json.dumps(data))
         assert observed_scores(path) == expected, data
+
+
+def test_the_observations_say_the_tests_only_where_they_ran_and_the_skill_use_once(tmp_path):
+    """With trajectory_only off, tests.json is written for a task with a label and index.md says the
+    same (a task without tests is "no tests", not "failed": the digest then leaves it to the judge);
+    with it on, no test result anywhere. skills.md holds the skill use, shown again in index.md."""
+    from adaptive_skill.evolve.digest import read_digest
+    from adaptive_skill.observe.observations import SKILL_USE, TESTS, ObservedItem, write_observations
+
+    verdict = {"score": 9, "category": "c", "outcome": "o", "failure_reason": None}
+    items = [ObservedItem(task=t, verdict=verdict, signals={}, compressed="step 1") for t in ("a", "b", "c")]
+    instructions = {"a": "A.", "b": "B.", "c": "C."}
+    root = tmp_path / "labelled"
+    write_observations(root, items, instructions, labels={"a": True, "b": False},
+                       skill_use=["- zip-install: read in 1 of 2 attempts"])
+    assert json.loads((root / "a" / TESTS).read_text()) == {"passed": True}
+    assert json.loads((root / "b" / TESTS).read_text()) == {"passed": False} and not (root / "c" / TESTS).exists()
+    index = (root / "index.md").read_text()
+    assert "| a | 9 | c | o |  | passed |" in index and "| b | 9 | c | o |  | failed |" in index
+    assert "| c | 9 | c | o |  | no tests |" in index
+    assert (root / SKILL_USE).read_text().splitlines()[1] == "- zip-install: read in 1 of 2 attempts"
+    assert index.rstrip().endswith("- zip-install: read in 1 of 2 attempts")
+    assert read_digest(root, pass_threshold=7).tasks == ["b"]  # the tests decide; c has none: judged 9
+    plain = tmp_path / "plain"
+    write_observations(plain, items, instructions, labels=None, skill_use=[])
+    assert not list(plain.rglob(TESTS)) and not (plain / SKILL_USE).exists()
+    assert "tests" not in (plain / "index.md").read_text() and "Skill use" not in (plain / "index.md").read_text()
+
+
+def test_the_engine_tells_the_evolver_train_skill_use_only(tmp_path):
+    """engine._skill_use: the train attempts of cycles 1..n (earlier cycles' scores from their
+    observe.json, this cycle's as judged now), for the workspace's current skills; holdout attempts
+    (gate-mutated, baselines) are never read."""
+    from types import SimpleNamespace
+
+    from adaptive_skill.engine import AdaptiveSkillEngine
+    from adaptive_skill.runs import RunDir
+
+    run_dir = RunDir(tmp_path)
+    for skill in ("zip-install", "unused-one"):
+        (run_dir.workspace / "skills" / skill).mkdir(parents=True)
+        (run_dir.workspace / "skills" / skill / "SKILL.md").write_text(f"---\nname: {skill}\n---\n")
+
+    def solved(cycle: int, folder: str, task: str, reads: list[str]) -> None:
+        path = run_dir.cycle_dir(cycle) / folder / "trajectories" / f"{task}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(trajectory(task, ["zip-install", "unused-one"], reads)))
+
+    solved(1, "solve", "t1", ["zip-install"])
+    solved(1, "solve", "t2", [])
+    solved(2, "solve", "t1", [])
+    solved(1, "gate-mutated/r1", "holdout-task", ["zip-install"])  # not train: never counted
+    (run_dir.cycle_dir(1) / "observe.json").write_text(json.dumps({"items": [
+        {"task": "t1", "verdict": {"score": 8}}, {"task": "t2", "verdict": {"score": 2}}]}))
+    lines = AdaptiveSkillEngine._skill_use(SimpleNamespace(run_dir=run_dir), 2, {"t1": 4.0})
+    assert lines == ["- unused-one: read in 0 of 3 attempts",
+                     "- zip-install: read in 1 of 3 attempts; judge score 8.0 when read, 4.0 when the same tasks "
+                     "did not read it (1 attempts)"]

@@ -67,8 +67,8 @@ def _observations(root: Path, items: list[ObservedItem], instructions: dict[str,
         cells = [item.task, str(verdict.get("score", "n/a")), verdict.get("category", ""),
                  (verdict.get("outcome") or item.judge_error or "").replace("|", "/"),
                  (verdict.get("failure_reason") or "").replace("|", "/")]
-        if labels:
-            cells.append("passed" if labels.get(item.task) else "failed")
+        if labels:  # as tests.json says it: a task without a label (no tests) has none
+            cells.append("no tests" if item.task not in labels else "passed" if labels[item.task] else "failed")
         lines.append("| " + " | ".join(cells) + " |")
         folder = root / item.task
         folder.mkdir()
