@@ -285,3 +285,35 @@ def test_a_submit_without_a_command_ends_the_attempt_by_default(sandbox, tmp_pat
     trajectory, saved, _ = run([text("nothing to change", "submit")], sandbox, tmp_path, native=False)
     assert trajectory.status == "submitted" and len(saved["steps"]) == 1 and saved["steps"][0].get("error") is None
 
+
+
+def test_read_skill_offers_the_workspaces_skills_as_they_are_at_each_attempt(tmp_path):
+    """The enum (native tools) and the text grammar's read_skill block list the workspace's skill
+    names, recomputed at each attempt; a workspace without skills, or a directory that is no skill
+    (a link, an invalid name, no SKILL.md, the drafts folder), adds no name; without a workspace
+    there is no read_skill at all."""
+    from types import SimpleNamespace
+
+    root = tmp_path / "ws"
+    (root / "skills").mkdir(parents=True)
+    text_llm = SimpleNamespace(supports_tools=False, supports_grammar=True, model="m", protocol_demo=False,
+                               config=SimpleNamespace(max_tokens=3072))
+    native_llm = SimpleNamespace(supports_tools=True, supports_grammar=True, model="m")
+
+    def enum(tools):
+        spec = next(t for t in tools if t["function"]["name"] == "read_skill")
+        return spec["function"]["parameters"]["properties"]["name"].get("enum")
+
+    ws = Workspace(root)
+    native, text = TerminalAgent(native_llm, ws), TerminalAgent(text_llm, ws)
+    assert enum(native._protocol()[0]) is None and native._protocol()[1] is None  # no skills: any name, no grammar
+    assert "[A-Za-z0-9_.-]{1,64}" in text._protocol()[1]
+    for name, make in [("zip-install", "file"), ("Bad_Name", "file"), ("no-skill-md", None), ("_drafts", "file")]:
+        (root / "skills" / name).mkdir()
+        if make:
+            (root / "skills" / name / "SKILL.md").write_text("---\nname: x\n---\n")
+    (root / "skills" / "linked").symlink_to(root / "skills" / "zip-install", target_is_directory=True)
+    assert enum(native._protocol()[0]) == ["zip-install"]
+    assert 'read-skill-block ::= "```read_skill\\n" ("zip-install") "\\n```"' in text._protocol()[1]
+    bare = TerminalAgent(native_llm, None, system_prompt="You are the evolver.")
+    assert [t["function"]["name"] for t in bare._protocol()[0]] == ["bash", "submit"]
