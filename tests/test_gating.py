@@ -285,3 +285,19 @@ def test_what_a_gate_attempt_scores(score, reward, mode, judge, expected):
     engine = SimpleNamespace(config=EvolveConfig(gating={"score": score}))
     result = AttemptResult(task_id="t", agent="llm", passed=reward == 1.0, reward=reward, failure_mode=mode)
     assert AdaptiveSkillEngine._score(engine, result, judge) == expected
+
+
+def test_a_rule_cut_at_more_rounds_than_the_default_cap_still_decides():
+    """bench_gating --fixed-rounds N: the rounds drawn for every rule reach N, or the sequential rule
+    cut at N > the default cap (30) would run out of rounds without a decision."""
+    import argparse
+    import contextlib
+    import io
+
+    bench = _bench()
+    args = argparse.Namespace(fixed_rounds=[1, 40], rules=["round(s)"], tasks=[3], rho=[0.0], deltas=[0.0],
+                              spread=0.3, decisions=2, seed=1)
+    with contextlib.redirect_stdout(io.StringIO()):
+        rows = bench.table(args)
+    assert {row["rule"] for row in rows} == {"sequential, 1 round(s)", "sequential, 40 round(s)"}
+    assert all(row["decisions"] == 2 for row in rows)

@@ -180,7 +180,9 @@ def table(args) -> list[dict]:
                               "sequential (default)": sequential(default)}
     for n in args.fixed_rounds or []:  # the sequential rule cut at n rounds (the learning-curve benchmark's gate)
         rules[f"sequential, {n} round(s)"] = sequential(GatingConfig(min_rounds=n, max_rounds=n))
-    depth = max(default.max_rounds, 20)  # the same drawn rounds for every rule
+    # The same drawn rounds for every rule, as many as the deepest rule may need (a sequential rule cut at
+    # more rounds than were drawn would never decide).
+    depth = max(default.max_rounds, 20, *(args.fixed_rounds or []))
     rows = []
     scenarios = [Holdout(tasks, delta, args.spread, rho) for tasks in args.tasks for rho in args.rho
                  for delta in args.deltas]
