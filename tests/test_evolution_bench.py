@@ -183,3 +183,47 @@ def test_next_reply_probe_counts_a_copied_observation():
     assert not copies("mkdir -p /app/backup && cp a /app/backup/x", output)
     assert observation(output, 1, "plain") == f"Observation (bash):\n{output}\n[exit code 1]"
     assert observation(output, 1, "question").startswith(observation(output, 1, "plain") + "\n\n")
+
+
+def test_cycle_evidence_reads_each_cycle_and_the_report_shows_it(tmp_path):
+    """The learning-curve results carry, per cycle, the skills written and the gate's evidence; the
+    tasks moved are the gate's own count (GateResult.moved), and a torn or odd gate.json is a cycle
+    without a gate, never a crash."""
+    import run as bench
+    from report import markdown
+
+    from adaptive_skill.phases import GateResult
+
+    gate = GateResult(accepted=True, reason="LLR 2.6", gated=True, rounds=2, rollouts=8, mutated_mean=0.75,
+                      baseline_mean=0.5, per_task=[{"task": "a", "difference": 0.5}, {"task": "b", "difference": None},
+                                                   {"task": "c", "difference": 0.0}]).to_dict()
+    files = {"001": {"evolve.json": {"summary": "added a|b", "candidate": "c0ffee",
+                                     "changes": {"added": ["skills/zip/SKILL.md", "skills/zip/x.sh"]}},
+                     "gate.json": gate, "commit.json": {"tag": "evo-1"}},
+             "002": {"evolve.json": {"skipped": "no failure"}, "gate.json": "{torn"},
+             "003": {"gate.json": {"gated": True, "per_task": "odd"}}}
+    for name, contents in files.items():
+        (tmp_path / "cycles" / name).mkdir(parents=True)
+        for file, data in contents.items():
+            (tmp_path / "cycles" / name / file).write_text(data if isinstance(data, str) else json.dumps(data))
+
+    class Repo:
+        def read_file(self, commit, path):
+            return f"---\nname: zip\n---\n{commit} {path}\n"
+
+    cycles = bench.cycle_evidence(tmp_path, type("Engine", (), {"repo": Repo()})())
+    assert [(c["cycle"], c["gated"], c["tasks_better"], c["tasks_worse"], c["tasks_same"]) for c in cycles] == [
+        (1, True, 1, 0, 1), (2, False, 0, 0, 0), (3, True, 0, 0, 0)]
+    assert list(cycles[0]["skills"]) == ["skills/zip/SKILL.md"] and cycles[0]["tag"] == "evo-1"
+    scores = {"a": [1.0]}
+    expert = {"label": "expert", "cycle": None, "pass_rate": pass_rate(scores).to_dict(),
+              "vs_seed": paired_difference(scores, scores).to_dict(),
+              "headroom_share": headroom_share(scores, scores, scores), "attempts": 1,
+              "wall_sec": 1.0, "prompt_tokens": 1, "completion_tokens": 1, "llm_calls": 1, "scores": scores}
+    results = {"settings": {"model": "m", "repeats": 1, "temperature": 0.7, "cycles": 3, "max_steps": 3},
+               "holdout": ["a"], "seed": expert, "expert": expert, "curve": [], "cycles": cycles[:2],
+               "evolve": {"status": "max_cycles", "accepted": ["evo-1"], "wall_sec": 1.0, "prompt_tokens": 1,
+                          "completion_tokens": 1, "llm_calls": 1}}
+    text = markdown(results)
+    assert "| 1 | added a/b | 2 / 8 | 75% / 50% | 1 / 0 / 1 | accepted as evo-1: LLR 2.6 |" in text
+    assert "| 2 | no failure | not gated |" in text and "c0ffee skills/zip/SKILL.md" in text

@@ -51,6 +51,7 @@ from curve_stats import headroom_share, paired_difference, pass_rate  # noqa: E4
 from adaptive_skill.config import EvolveConfig  # noqa: E402
 from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.files import read_json, write_json_atomic  # noqa: E402
+from adaptive_skill.phases import GateResult  # noqa: E402
 
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 SEED_WORKSPACE = ROOT / "workspace"
@@ -284,15 +285,18 @@ def cycle_evidence(run_dir: Path, engine) -> list[dict]:
                 except Exception as exc:  # a missing file in a torn run: say so, keep the rest
                     skills[path] = f"(unreadable: {exc})"
         per_task = gate.get("per_task") or []
-        moved = [r.get("difference") for r in per_task if isinstance(r.get("difference"), int | float)]
+        try:  # the gate's own count of tasks moved (one home: GateResult.moved)
+            better, worse, same = GateResult.from_dict(gate).moved() if gate.get("gated") else (0, 0, 0)
+        except (KeyError, TypeError, ValueError):  # a torn or odd gate.json
+            better = worse = same = 0
         cycles.append({
             "cycle": int(folder.name), "evolver": evolve.get("summary") or evolve.get("skipped"),
             "status": (evolve.get("details") or {}).get("status"), "skills": skills,
             "gated": gate.get("gated", False), "accepted": gate.get("accepted"), "reason": gate.get("reason"),
             "rounds": gate.get("rounds"), "rollouts": gate.get("rollouts"), "delta": gate.get("delta"),
             "mutated_mean": gate.get("mutated_mean"), "baseline_mean": gate.get("baseline_mean"),
-            "tasks_better": sum(d > 0 for d in moved), "tasks_worse": sum(d < 0 for d in moved),
-            "tasks_same": sum(d == 0 for d in moved), "per_task": per_task, "tag": commit.get("tag"),
+            "tasks_better": better, "tasks_worse": worse, "tasks_same": same, "per_task": per_task,
+            "tag": commit.get("tag"),
             "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
     return cycles
 
