@@ -47,3 +47,20 @@ def test_nothing_is_placed_without_an_embedder_or_a_relevant_skill(tmp_path):
     assert best_skill(skills, "git tag", budget_tokens=800, embedder=None, count_tokens=estimate_tokens) is None
     assert best_skill(skills, "zzzz qqqq", budget_tokens=800, embedder=embedder, count_tokens=estimate_tokens) is None
     assert best_skill([], "git tag", budget_tokens=800, embedder=embedder, count_tokens=estimate_tokens) is None
+
+
+def test_an_embedder_that_fails_places_nothing_and_the_prompt_still_renders(tmp_path):
+    """As for memory ranking, an embedder failure (an API embedder unreachable) must not crash an
+    attempt: no skill is placed, the rest of the prompt is as without the option."""
+    ws = workspace(tmp_path)
+
+    class Broken:
+        name = "broken"
+
+        def embed(self, texts):
+            raise ConnectionError("embedder unreachable")
+
+    task = "Create an annotated git tag v1.2.0 in /app/repo."
+    placed = build_system_prompt(ws, True, instruction=task, memory=MemoryOptions(embedder=Broken(), skill_tokens=800))
+    assert placed.inline is None and placed.text.startswith(build_system_prompt(ws, True, instruction=task).text[:200])
+    assert best_skill(ws.skills(), task, budget_tokens=800, embedder=Broken(), count_tokens=estimate_tokens) is None

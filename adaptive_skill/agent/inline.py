@@ -3,7 +3,8 @@ best matches the task, so that a model which rarely calls read_skill still gets 
 
 Relevance is the cosine between the instruction and the skill's name and description with the run's
 embedder (the one memory ranking uses); the best skill whose body fits the token budget is placed, if
-any is relevant at all (cosine above MIN_RELEVANCE). Without an embedder nothing is placed. The text
+any is relevant at all (cosine above MIN_RELEVANCE). Without an embedder, or when it fails, nothing
+is placed. The text
 goes at the end of the system prompt, after what every task shares, so an embedded model keeps its
 evaluated prefix from one attempt to the next.
 """
@@ -38,7 +39,10 @@ def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, emb
     """The most relevant skill whose placed text fits `budget_tokens`, or None."""
     if budget_tokens <= 0 or embedder is None or not skills or not instruction.strip():
         return None
-    vectors = embedder.embed([instruction] + [f"{s.name.replace('-', ' ')}: {s.description}" for s in skills])
+    try:
+        vectors = embedder.embed([instruction] + [f"{s.name.replace('-', ' ')}: {s.description}" for s in skills])
+    except Exception:  # noqa: BLE001 - as memory ranking: an embedder failure never crashes a solve
+        return None  # nothing placed; the agent still reads skills with read_skill
     ranked = sorted(zip((float(vectors[0] @ v) for v in vectors[1:]), skills, strict=True),
                     key=lambda pair: (-round(pair[0], 4), pair[1].name))
     for relevance, skill in ranked:
