@@ -452,3 +452,27 @@ def test_a_malformed_response_is_an_llm_error():
     with pytest.raises(LLMError, match=r"malformed response: IndexError"):
         client(FakeTransport(empty), accounting=accounting).complete([{"role": "user", "content": "x"}])
     assert accounting.totals().failed_calls == 1
+
+
+def test_the_configured_protocol_overrides_the_models_own_and_extra_request_is_sent():
+    """models.<role>.protocol: tools or text override what the model's profile says (auto keeps it);
+    protocol_demo likewise (null keeps the profile's); extra_request (the embedded provider's instance
+    key) reaches litellm with every call."""
+    def client(protocol="auto", demo=None, **kwargs):
+        return LLMClient(ModelConfig(model=MODEL, protocol=protocol, protocol_demo=demo), Accounting(),
+                         role="agent", completion_fn=FakeTransport(reply()), **kwargs)
+
+    assert client("tools", supports_tools=False).supports_tools is True
+    assert client("text", supports_tools=True).supports_tools is False
+    assert client("auto", supports_tools=False).supports_tools is False
+    assert client("auto", supports_tools=True).supports_tools is True
+    assert client(protocol_demo=True).protocol_demo is True and client().protocol_demo is False
+    assert client(demo=False, protocol_demo=True).protocol_demo is False
+    assert client(demo=True).protocol_demo is True
+    with pytest.raises(ValueError):
+        ModelConfig(model=MODEL, protocol="xml")
+    transport = FakeTransport(reply())
+    llm = LLMClient(ModelConfig(model=MODEL), Accounting(), role="judge", completion_fn=transport,
+                    extra_request={"metadata": {"adaptive_skill_instance": "judge"}})
+    llm.complete([{"role": "user", "content": "hi"}])
+    assert transport.requests[0]["metadata"] == {"adaptive_skill_instance": "judge"}
