@@ -285,3 +285,19 @@ def test_a_submit_without_a_command_ends_the_attempt_by_default(sandbox, tmp_pat
     trajectory, saved, _ = run([text("nothing to change", "submit")], sandbox, tmp_path, native=False)
     assert trajectory.status == "submitted" and len(saved["steps"]) == 1 and saved["steps"][0].get("error") is None
 
+
+
+def test_a_native_model_is_asked_for_a_tool_call_and_a_repeating_reply_is_named(sandbox, tmp_path):
+    """A model with native tools is reminded to call a tool (not to write a fenced block), and a reply
+    an embedded model's repetition guard stopped is answered as such; the kernel reads both reminders
+    back as format errors."""
+    from adaptive_skill.trajectory import load_view
+
+    replies = [{"content": "I will run sed sed sed", "finish_reason": "repetition"}, call("submit", answer="ok")]
+    trajectory, saved, _ = run(replies, sandbox, tmp_path, limits=AgentLimits(submit_after_commands=0))
+    reminder = saved["messages"][3]["content"]
+    assert reminder.startswith("Your reply could not be used: the reply was stopped because it repeated the same "
+                               "text over and over") and "Call exactly one tool" in reminder
+    assert "fenced block" not in reminder
+    view = load_view(tmp_path / "traj.json")
+    assert view.steps[0].error.startswith("format: the reply was stopped")
