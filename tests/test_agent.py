@@ -317,3 +317,19 @@ def test_read_skill_offers_the_workspaces_skills_as_they_are_at_each_attempt(tmp
     assert 'read-skill-block ::= "```read_skill\\n" ("zip-install") "\\n```"' in text._protocol()[1]
     bare = TerminalAgent(native_llm, None, system_prompt="You are the evolver.")
     assert [t["function"]["name"] for t in bare._protocol()[0]] == ["bash", "submit"]
+
+
+def test_a_native_model_is_asked_for_a_tool_call_and_a_repeating_reply_is_named(sandbox, tmp_path):
+    """A model with native tools is reminded to call a tool (not to write a fenced block), and a reply
+    an embedded model's repetition guard stopped is answered as such; the kernel reads both reminders
+    back as format errors."""
+    from adaptive_skill.trajectory import load_view
+
+    replies = [{"content": "I will run sed sed sed", "finish_reason": "repetition"}, call("submit", answer="ok")]
+    trajectory, saved, _ = run(replies, sandbox, tmp_path, limits=AgentLimits(submit_after_commands=0))
+    reminder = saved["messages"][3]["content"]
+    assert reminder.startswith("Your reply could not be used: the reply was stopped because it repeated the same "
+                               "text over and over") and "Call exactly one tool" in reminder
+    assert "fenced block" not in reminder
+    view = load_view(tmp_path / "traj.json")
+    assert view.steps[0].error.startswith("format: the reply was stopped")

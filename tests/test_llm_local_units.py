@@ -125,9 +125,9 @@ def test_a_call_of_a_tool_not_offered_or_of_a_skill_not_listed_is_refused_downst
     assert parse_native(as_response(reply)).argument == "../../etc/passwd"  # Workspace.skill refuses it by name
 
 
-def test_a_looping_reply_counts_as_cut():
+def test_a_looping_reply_ends_as_a_repetition():
     reply, _ = generate(FakeLlama("```bash\nsed 's/a/b/' | sed 's/a/b/' | sed", loop=True), max_tokens=512)
-    assert reply["finish_reason"] == "length" and reply["tool_calls"] is None
+    assert reply["finish_reason"] == "repetition" and reply["tool_calls"] is None
 
 
 def test_json_and_grammar_replies_take_their_own_grammar():
@@ -196,3 +196,13 @@ def test_the_guard_ignores_the_prompt_and_fires_once_the_span_repeats():
     prompt = [1, 2, 3] * 100  # a repetitive prompt is not a looping reply
     assert not guard(prompt + list(range(50)), None)
     assert guard(prompt + [9] * RepetitionGuard.MIN_SPAN, None) and guard.fired
+
+
+def test_a_repetition_survives_litellms_response_object():
+    """litellm maps the finish reasons it knows; the guard's "repetition" must reach the agent as it is
+    (the agent answers it with its own reminder), for a text reply and for a cut tool call alike."""
+    text = call(provider_with(FakeLlama("```bash\nsed sed sed", loop=True)), grammar='root ::= "x"')
+    assert text.choices[0].finish_reason == "repetition"
+    tool = call(provider_with(FakeLlama('<tool_call>\n{"name": "bash", "arguments": {"command": "sed', loop=True)),
+                tools=tool_specs())
+    assert tool.choices[0].finish_reason == "repetition" and not tool.choices[0].message.tool_calls

@@ -23,6 +23,7 @@ from adaptive_skill.agent.memory import (
 )
 from adaptive_skill.agent.protocol import (
     FORMAT_REMINDER,
+    NATIVE_FORMAT_REMINDER,
     TEXT_PROTOCOL_DEMO_VERSION,
     TEXT_PROTOCOL_HELP,
     Action,
@@ -174,6 +175,9 @@ class TerminalAgent:
                 if response.finish_reason == "length":
                     problem = FormatProblem(f"the reply was cut off at the token limit ({problem}); "
                                             "write a shorter reply")
+                elif response.finish_reason == "repetition":  # an embedded model's RepetitionGuard stopped it
+                    problem = FormatProblem("the reply was stopped because it repeated the same text over and "
+                                            "over; write one short command of a different kind")
                 format_errors += 1
                 step.error = f"format: {problem}"
                 trajectory.steps.append(step)
@@ -249,7 +253,7 @@ class TerminalAgent:
 
     def _answer_malformed(self, trajectory: Trajectory, context: list[dict[str, Any]], response: LLMResponse,
                           problem: str) -> None:
-        reminder = FORMAT_REMINDER.format(problem=problem)
+        reminder = (NATIVE_FORMAT_REMINDER if self.native else FORMAT_REMINDER).format(problem=problem)
         if response.tool_calls:  # every tool call must be answered before the next user turn
             for call in response.tool_calls:
                 self._add(trajectory, context, {"role": "tool", "tool_call_id": call.id, "content": reminder})

@@ -9,14 +9,15 @@ import json
 from adaptive_skill.llm.base import LLMResponse
 from adaptive_skill.trajectory.textproto import (
     FORMAT_REMINDER,
+    NATIVE_FORMAT_REMINDER,
     Action,
     FormatProblem,
     parse_text,
     text_protocol_grammar,
 )
 
-__all__ = ["FORMAT_REMINDER", "TEXT_PROTOCOL_DEMO", "TEXT_PROTOCOL_DEMO_VERSION", "TEXT_PROTOCOL_HELP",
-           "TOOL_NAMES", "TOOL_SPECS", "Action", "FormatProblem", "tool_specs", "with_demo",
+__all__ = ["FORMAT_REMINDER", "NATIVE_FORMAT_REMINDER", "TEXT_PROTOCOL_DEMO", "TEXT_PROTOCOL_DEMO_VERSION",
+           "TEXT_PROTOCOL_HELP", "TOOL_NAMES", "TOOL_SPECS", "Action", "FormatProblem", "tool_specs", "with_demo",
            "parse_native", "parse_text", "text_protocol_grammar"]
 
 TOOL_NAMES = ("bash", "read_skill", "submit")

@@ -237,7 +237,7 @@ class LocalProvider(litellm.CustomLLM):
                                          **params)
         choice = result["choices"][0]
         text = choice.get("text") or ""
-        finish = "length" if guard.fired else choice.get("finish_reason")  # stopped in a loop: cut, not done
+        finish = "repetition" if guard.fired else choice.get("finish_reason")  # stopped in a loop: cut, not done
         parsed = toolcalls.parse(text) if tools else None
         if parsed is None:  # text, JSON, or a tool-call reply cut by the token limit (the agent says so)
             return {"content": text, "tool_calls": None, "finish_reason": finish}, result
@@ -350,7 +350,7 @@ class RepetitionGuard:
     """A llama-cpp stopping criterion: the reply has fallen into a loop, the last REPEATS copies of a
     block of at most MAX_PERIOD tokens, MIN_SPAN tokens or more in all. Qwen2.5-Coder-1.5B once wrote
     `| sed 's/"/ /g' | sed 's/,/ /g' ...` until its 1500-character bound (943 tokens, 194 s); stopped
-    here, the reply counts as cut and the agent is told so."""
+    here, the reply ends with finish_reason "repetition" and the agent is told so."""
 
     MAX_PERIOD = 64
     MIN_REPEATS = 3

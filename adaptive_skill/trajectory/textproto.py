@@ -18,7 +18,11 @@ FORMAT_REMINDER = ("Your reply could not be used: {problem}. Reply with exactly 
 EXIT_MARKER = re.compile(r"\n?\[exit code (-?\d+)\]\s*$")
 TIMEOUT_MARKER = re.compile(r"\n?\[command timed out and was killed\]\s*$")
 OBSERVATION = re.compile(r"Observation \(([A-Za-z_]+)\):\n?", re.ASCII)
-REMINDER = re.compile(r"^Your reply could not be used: (.*?)\. Reply with exactly one fenced block", re.DOTALL)
+# The same for a model with native tool calls: it is asked for a call, not a fenced block.
+NATIVE_FORMAT_REMINDER = ("Your reply could not be used: {problem}. Call exactly one tool: bash (a command), "
+                          "read_skill (a skill name) or submit (a summary).")
+REMINDER = re.compile(r"^Your reply could not be used: (.*?)\. (?:Reply with exactly one fenced block|Call exactly "
+                      r"one tool)", re.DOTALL)
 
 _FENCE = re.compile(r"```([A-Za-z_]*)[ \t]*\n(.*?)```", re.DOTALL)
 # Block languages: ours, plain shells, and mini-swe-agent's `mswea_bash_command`.
