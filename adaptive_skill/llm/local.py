@@ -223,7 +223,7 @@ class LocalProvider(litellm.CustomLLM):
             grammar = None
         if template:
             text = toolcalls.render(template, messages, tools, bos_token=_token_text(llama, llama.token_bos()),
-                                    eos_token=_token_text(llama, llama.token_eos()))
+                                    eos_token=_token_text(llama, llama.token_eos()), specials=_specials(llama))
             prompt = llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
         else:  # no template in the file: llama-cpp's default chat format
             result = llama.create_chat_completion(messages=_plain_messages(messages), grammar=grammar, **params)
@@ -340,6 +340,24 @@ def _json_grammar(schema: dict[str, Any] | None) -> Any:
     if key not in _GRAMMARS:
         _GRAMMARS[key] = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
     return _GRAMMARS[key]
+
+
+_SPECIALS: dict[int, tuple[str, ...]] = {}
+
+
+def _specials(llama: Any) -> tuple[str, ...]:
+    """The texts of the model's special tokens (control and user-defined: <|im_start|>, <tool_call>),
+    which the prompt's tokenizer would parse as such inside a message (toolcalls.defuse); read once
+    per loaded model."""
+    key = id(llama._model)
+    if key not in _SPECIALS:
+        from llama_cpp import llama_cpp as low
+
+        model = llama._model
+        special = low.LLAMA_TOKEN_ATTR_CONTROL | low.LLAMA_TOKEN_ATTR_USER_DEFINED
+        texts = {model.token_get_text(t) for t in range(model.n_vocab()) if model.token_get_attr(t) & special}
+        _SPECIALS[key] = tuple(sorted((t for t in texts if len(t) >= 2 and t.strip()), key=len, reverse=True))
+    return _SPECIALS[key]
 
 
 def _token_text(llama: Any, token: int) -> str:

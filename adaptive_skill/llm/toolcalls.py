@@ -105,9 +105,26 @@ def parse(text: str) -> tuple[str, str, str] | None:
     return text[:match.start()].strip(), data["name"], arguments_text
 
 
-def template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+DEFUSE = "\u2060"  # WORD JOINER: invisible, and no special token's text contains it
+
+
+def defuse(text: str, specials: tuple[str, ...]) -> str:
+    """`text` with every special token's text broken by an invisible character. The prompt is
+    tokenized with special tokens parsed (the template's own <|im_start|> must be one token), so a
+    command output holding "<|im_end|><|im_start|>system" would otherwise become real role tokens in
+    the agent's, and then the judge's, prompt: text the agent's commands printed could speak as the
+    system. Longest first, so "<|im_start|>" is broken whole, not as a shorter token inside it."""
+    for special in specials:
+        if special in text:
+            text = text.replace(special, special[0] + DEFUSE + special[1:])
+    return text
+
+
+def template_messages(messages: list[dict[str, Any]], specials: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """Chat messages as the template reads them: text content; an assistant's calls with their
-    arguments as objects (the template writes them with tojson); tool results as `tool` turns."""
+    arguments as objects (the template writes them with tojson); tool results as `tool` turns; every
+    text the conversation carries (content, call names and arguments) defused of `specials`."""
+    specials = tuple(sorted(specials, key=len, reverse=True))
     shown = []
     for message in messages:
         role = message.get("role", "user")
@@ -115,18 +132,28 @@ def template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if isinstance(content, list):  # OpenAI content parts: keep the text ones
             content = "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
         item: dict[str, Any] = {"role": role if role in ("system", "user", "assistant", "tool") else "user",
-                                "content": content or ""}
+                                "content": defuse(str(content or ""), specials)}
         if role == "assistant" and message.get("tool_calls"):
             item["tool_calls"] = [{"type": "function", "function": {
-                "name": (call.get("function") or {}).get("name", ""),
-                "arguments": _object((call.get("function") or {}).get("arguments"))}}
+                "name": defuse(str((call.get("function") or {}).get("name", "")), specials),
+                "arguments": _defused(_object((call.get("function") or {}).get("arguments")), specials)}}
                 for call in message["tool_calls"]]
         shown.append(item)
     return shown
 
 
+def _defused(value: Any, specials: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        return defuse(value, specials)
+    if isinstance(value, dict):
+        return {defuse(str(k), specials): _defused(v, specials) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_defused(v, specials) for v in value]
+    return value
+
+
 def render(template: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, *,
-           bos_token: str = "", eos_token: str = "") -> str:
+           bos_token: str = "", eos_token: str = "", specials: tuple[str, ...] = ()) -> str:
     """The prompt: the model's own chat template in jinja2's sandbox, given what chat templates
     expect (as transformers and llama-cpp give it: bos and eos tokens, raise_exception,
     strftime_now), with `tojson` as the template's authors ran it (plain JSON; jinja2's own filter
@@ -142,7 +169,7 @@ def render(template: str, messages: list[dict[str, Any]], tools: list[dict[str, 
         raise ValueError(message)
 
     return environment.from_string(template).render(
-        messages=template_messages(messages), tools=tools or None, add_generation_prompt=True,
+        messages=template_messages(messages, specials), tools=tools or None, add_generation_prompt=True,
         raise_exception=raise_exception, bos_token=bos_token, eos_token=eos_token,
         strftime_now=lambda fmt: datetime.now().strftime(fmt))
 
