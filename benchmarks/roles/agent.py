@@ -178,8 +178,9 @@ def report(args: argparse.Namespace) -> dict:
             result = read_json(seed_dir / "results" / f"{task}.json", None) or {}
             attempts += 1
             passed += bool(result.get("passed"))
-            if isinstance(result.get("duration_sec"), int | float):
-                seconds.append(result["duration_sec"])
+            durations = result.get("durations") if isinstance(result.get("durations"), dict) else {}
+            if isinstance(durations.get("agent"), int | float):
+                seconds.append(durations["agent"])  # the attempt's agent time (model calls and commands)
             for row in classify(saved, max_tokens):
                 rows.append(row)
                 for kind in ("cut", "malformed", "prose", "copies", "early"):
