@@ -154,7 +154,7 @@ def test_the_grammar_bounds_fit_the_token_limit():
 
     from adaptive_skill.trajectory.textproto import FENCE_CHARS, TAIL_CHARS, reasoning_chars, text_protocol_grammar
 
-    for max_tokens in (64, 96, 256, 384, 1024, 3072, 8192):
+    for max_tokens in (64, 96, 256, 384, 1024, 3072, 4096, 8192):
         grammar = text_protocol_grammar(max_tokens=max_tokens)
         lines = int(re.search(r'reasoning ::= \(line "\\n"\)\{0,(\d+)\}', grammar).group(1))
         units = int(re.search(r"line ::= unit\{0,(\d+)\}", grammar).group(1))
@@ -164,8 +164,8 @@ def test_the_grammar_bounds_fit_the_token_limit():
         assert 'unit ::= [^`\\n] | "`" [^`\\n]' in grammar and "body ::= [^`]" in grammar  # no fence can form
         assert reasoning_chars(lines, units) + FENCE_CHARS + max(1 + body, submit, name) + TAIL_CHARS <= max_tokens
         assert body >= (max_tokens - FENCE_CHARS - TAIL_CHARS) // 2 or body == 1500  # room for a real command
-    full = text_protocol_grammar(max_tokens=3072)  # the 1.5B's agent budget: nothing shrinks
-    assert 'reasoning ::= (line "\\n"){0,3}' in full and "unit{0,200}" in full and "body{0,1500}" in full
+    full = text_protocol_grammar(max_tokens=4096)  # the 1.5B's agent budget: nothing shrinks
+    assert 'reasoning ::= (line "\\n"){0,3}' in full and "unit{0,400}" in full and "body{0,1500}" in full
     with pytest.raises(ValueError, match="no room"):
         text_protocol_grammar(max_tokens=40)
 
@@ -177,3 +177,24 @@ def test_a_shell_block_may_say_bash_sh_or_shell_and_each_parses():
     for language in BASH_LANGUAGES:
         action = parse_text(f"Replace `a` with `b` in place.\n```{language}\nsed -i 's/a/b/' f\n```")
         assert (action.tool, action.argument) == ("bash", "sed -i 's/a/b/' f")
+
+
+def test_a_tool_named_in_a_bash_block_is_that_tool_and_an_echoed_observation_is_refused():
+    """The 1.5B wrote its summary as ```bash\\nsubmit\\n..., and ran `[exit code 0]` copied from an
+    observation: no program has either name, so the first is the tool it names and the second a
+    format problem, never a command run in the sandbox."""
+    import pytest as _pytest
+
+    from adaptive_skill.trajectory.textproto import FormatProblem, parse_text
+
+    submit = parse_text("```bash\nsubmit\nConverted the file:\n  wrote /app/data/people.csv.\n```")
+    assert (submit.tool, submit.argument) == ("submit", "Converted the file: wrote /app/data/people.csv.")
+    assert parse_text("```bash\nsubmit\n```").argument == ""
+    skill = parse_text("```bash\nread_skill check-your-work\n```")
+    assert (skill.tool, skill.argument) == ("read_skill", "check-your-work")
+    with _pytest.raises(FormatProblem, match="needs a skill name"):
+        parse_text("```bash\nread_skill\n```")
+    for echoed in ("[exit code 0]", "Observation (bash):\nls", "[command timed out and was killed]"):
+        with _pytest.raises(FormatProblem, match="repeats the observation"):
+            parse_text(f"```bash\n{echoed}\n```")
+    assert parse_text("```bash\nsubmitter --run\n```").tool == "bash"  # only the exact tool name

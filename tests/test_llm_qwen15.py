@@ -1,6 +1,7 @@
 """The embedded default, Qwen2.5-Coder-1.5B: assembled from its 22 packages, its agent replies held
-to one native tool call in its chat template's own format, its judge replies within their bounds,
-and one terminal-easy task end to end (agent, verifier, judge) in Docker through the CLI. Real model
+to the text protocol (its profile) or, asked for, to one native tool call in its chat template's own
+format, its judge replies within their bounds, and one terminal-easy task end to end (agent,
+verifier, judge) in Docker through the CLI. Real model
 throughout: skips only where the [local] extra is missing and CI is unset (tests/conftest.py
 embedded_qwen15); under CI it fails instead."""
 
@@ -40,12 +41,32 @@ def test_the_assembled_file_is_the_published_model(embedded_qwen15):
     assert digest.hexdigest() == "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 
 
-def test_its_agent_replies_are_one_native_tool_call_of_the_offered_tools(embedded_qwen15):
-    """The profile gives the 1.5B native tool calls; every sampled reply, after an earlier call and its
-    result rendered by the model's own template, is one call of one offered tool, and read_skill names
-    only a skill that exists."""
+def test_its_profile_is_the_text_protocol_and_every_reply_parses(embedded_qwen15):
+    """The 1.5B's profile: the text protocol without the worked example (measured, docs/llm.md); every
+    sampled reply under the grammar is one usable block."""
+    from adaptive_skill.agent.protocol import parse_text, text_protocol_grammar
+
     workspace = Workspace(REPO / "workspace")
-    llm = make_llm(ModelConfig(model=embedded_qwen15, max_tokens=2048, temperature=1.0), Accounting(), "agent")
+    llm = make_llm(ModelConfig(model=embedded_qwen15, max_tokens=4096, temperature=1.0), Accounting(), "agent")
+    assert not llm.supports_tools and not llm.protocol_demo and llm.supports_grammar
+    instruction = TASK.joinpath("instruction.md").read_text()
+    messages = [{"role": "system", "content": render_system_prompt(workspace, False, instruction=instruction)},
+                {"role": "user", "content": instruction}]
+    grammar = text_protocol_grammar(max_tokens=4096, skills=workspace.skill_names())
+    for seed in (1, 2):
+        llm.config = llm.config.model_copy(update={"seed": seed})
+        reply = llm.complete(messages, grammar=grammar)
+        assert reply.finish_reason == "stop", reply
+        assert parse_text(reply.content).tool in TOOL_NAMES, reply.content
+
+
+def test_asked_for_tool_calls_its_replies_are_one_native_call_of_the_offered_tools(embedded_qwen15):
+    """models.agent.protocol: tools gives the 1.5B native tool calls in its template's own format; every
+    sampled reply, after an earlier call and its result rendered by the template, is one call of one
+    offered tool, and read_skill names only a skill that exists."""
+    workspace = Workspace(REPO / "workspace")
+    llm = make_llm(ModelConfig(model=embedded_qwen15, max_tokens=2048, temperature=1.0, protocol="tools"),
+                   Accounting(), "agent")
     assert llm.supports_tools and not llm.protocol_demo
     tools = tool_specs(skills=workspace.skill_names())
     instruction = TASK.joinpath("instruction.md").read_text()
@@ -94,12 +115,13 @@ def test_one_terminal_easy_task_end_to_end(tmp_path, docker_client, base_image, 
     started = time.monotonic()
     solved = subprocess.run(
         [sys.executable, "-m", "adaptive_skill", "solve", str(TASK), "--model", embedded_qwen15,
-         "--out", str(tmp_path / "solve"), "--set", "limits.max_steps=5", "--set", "models.agent.max_tokens=2048",
+         "--out", str(tmp_path / "solve"), "--set", "limits.max_steps=5", "--set", "models.agent.max_tokens=4096",
          "--json"], capture_output=True, text=True, cwd=REPO, env=env, timeout=1800)
     assert solved.returncode == 0, solved.stderr[-3000:]
     outcome = json.loads(solved.stdout)
     trajectory = json.loads(Path(outcome["trajectory_path"]).read_text())
-    assert trajectory["model"] == embedded_qwen15 and trajectory["metadata"]["protocol"] == "native"
+    assert trajectory["model"] == embedded_qwen15 and trajectory["metadata"]["protocol"] == "text"
+    assert "protocol_demo" not in trajectory["metadata"]  # the 1.5B gets no worked example
     assert trajectory["status"] in {"submitted", "step_limit", "timeout", "halted"}
     assert not [step for step in trajectory["steps"] if (step.get("error") or "").startswith("format")]
     assert isinstance(outcome["passed"], bool) and (outcome["passed"] or outcome["failure_mode"] != "agent_error")

@@ -189,6 +189,10 @@ class TerminalAgent:
                 trajectory.save()
                 continue
 
+            if (action.tool == "bash" and self.workspace is not None
+                    and action.argument.strip() in self.workspace.skill_names()):
+                # a skill's name run as a command (the 1.5B did, again and again): no program has it
+                action = Action("read_skill", action.argument.strip())
             step.tool, step.argument = action.tool, action.argument
             early = action.tool == "submit" and commands < self.limits.submit_after_commands
             observation = self._early_submit(step) if early else self._execute(action, step, sandbox, deadline)

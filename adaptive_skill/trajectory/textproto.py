@@ -47,15 +47,16 @@ def reasoning_chars(lines: int, line_units: int) -> int:
 
 
 def text_protocol_grammar(tools: tuple[str, ...] = _TOOLS, *, max_tokens: int | None = None,
-                          reasoning_lines: int = 3, line_units: int = 200, body_chars: int = 1500,
+                          reasoning_lines: int = 3, line_units: int = 400, body_chars: int = 1500,
                           skills: list[str] | None = None) -> str:
     """A GBNF grammar (llama.cpp) whose every sentence `parse_text` accepts: up to `reasoning_lines`
     lines of reasoning, then exactly one fenced block of one of `tools`, then at most TAIL_CHARS of
     whitespace.
 
     The reasoning is whole lines, so the block begins where the model ends a line itself, never
-    mid-sentence: a bound on characters cut Qwen2.5-Coder-1.5B's reasoning mid-word and forced a
-    fence there, after which it picked a block at random. Reasoning may hold inline code (a single
+    mid-sentence (Qwen2.5-Coder-1.5B explains an error in lines of 250-400 characters; at 200 units a
+    line, 5 of 119 probe replies were cut): a bound on characters cut the 1.5B's reasoning mid-word
+    and forced a fence there, after which it picked a block at random. Reasoning may hold inline code (a single
     backtick, never two in a row, so no fence can begin inside it): the 1.5B writes "Replace `a` with
     `b`", and a grammar that ended the reasoning at its first backtick turned that into a block.
     A bash block's fence may say bash, sh or shell, as code models write them. With `skills`, a
@@ -74,9 +75,11 @@ def text_protocol_grammar(tools: tuple[str, ...] = _TOOLS, *, max_tokens: int | 
         budget = max_tokens - FENCE_CHARS - TAIL_CHARS
         if budget < 32:
             raise ValueError(f"max_tokens {max_tokens} leaves no room for a command under the text protocol")
-        while line_units > 8 and reasoning_chars(reasoning_lines, line_units) > budget // 2:
+        # The command keeps its full bound when the budget allows, else half of it; the reasoning the rest.
+        room = budget - body_chars - 1 if budget - body_chars - 1 >= budget // 2 else budget // 2
+        while line_units > 8 and reasoning_chars(reasoning_lines, line_units) > room:
             line_units = line_units * 4 // 5
-        if reasoning_chars(reasoning_lines, line_units) > budget // 2:
+        if reasoning_chars(reasoning_lines, line_units) > room:
             reasoning_lines = 1
         body_chars = min(body_chars, budget - reasoning_chars(reasoning_lines, line_units) - 1)
     unknown = [tool for tool in tools if _LANGUAGES.get(tool) != tool]
@@ -129,4 +132,15 @@ def parse_text(content: str | None) -> Action:
     body = body.strip("\n")
     if tool != "submit" and not body.strip():
         raise FormatProblem(f"the {tool} block is empty")
+    if tool == "bash":
+        first, _, rest = body.strip().partition("\n")
+        word, _, same_line = first.strip().partition(" ")
+        if word in ("submit", "read_skill"):  # the tool named as a command: no program has that name
+            # (Qwen2.5-Coder-1.5B wrote its summary as ```bash\nsubmit\nDone ..., 7 of 119 replies)
+            argument = "\n".join(part for part in (same_line.strip(), rest.strip()) if part)
+            if word == "read_skill" and not argument:
+                raise FormatProblem("read_skill needs a skill name")
+            return Action(word, argument if word == "read_skill" else " ".join(argument.split()))
+        if first.strip().startswith(("[exit code", "[command timed out", "Observation (")):
+            raise FormatProblem("the block repeats the observation, not a command; write your next command")
     return Action(tool, body.strip() if tool != "bash" else body)

@@ -101,9 +101,9 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
     model = s["model"]
     quick = s["quick"]
     gate_rounds = s["gate_rounds"]
-    # Token limits that never cut a reply: the agent's grammar bounds fit 3072 (docs/llm.md), the
+    # Token limits that never cut a reply: the agent's grammar bounds fit 4096 (docs/llm.md), the
     # judge's longest reply under its schema 1024 (observe/judge.py, reply_max_chars).
-    roles = {"agent": {"model": model, "max_tokens": 3072}, "judge": {"model": model, "max_tokens": 1024},
+    roles = {"agent": {"model": model, "max_tokens": 4096}, "judge": {"model": model, "max_tokens": 1024},
              "evolver": {"model": model, "max_tokens": 1024},
              "proposer": {"model": model, "max_tokens": 512, "temperature": 0.7}, "embedder": {"model": "lexical"}}
     return EvolveConfig.model_validate({

@@ -146,9 +146,12 @@ def classify(saved: dict, max_tokens: int) -> list[dict]:
         else:
             reasoning = content.split("```")[0].splitlines()
             body = content.split("```")[1] if content.count("```") >= 2 else ""
-            cut = ((len(reasoning) >= lines_max and lines_max > 0)
-                   or any(len(line) >= units for line in reasoning)
-                   or len(body.split("\n", 1)[-1]) >= body_max or "cut off at the token limit" in error)
+            # a line at its unit bound, or every line used and the last one stopped mid-sentence
+            forced_fence = (lines_max > 0 and len(reasoning) >= lines_max
+                            and not reasoning[-1].rstrip().endswith((".", ":", "!", "?", "`", ")")))
+            cut = (forced_fence or any(_units(line) >= units for line in reasoning)
+                   or len(body.split("\n", 1)[-1]) >= body_max or "cut off at the token limit" in error
+                   or "repeated the same text" in error)
         output = step.get("output") or ""
         first = argument.strip().split()[0] if argument.strip() else ""
         sentence = argument.rstrip().endswith(".") and len(argument.split()) >= 3
@@ -161,6 +164,15 @@ def classify(saved: dict, max_tokens: int) -> list[dict]:
                      "llm_sec": step.get("llm_duration_sec")})
         commands += tool == "bash"
     return rows
+
+
+def _units(line: str) -> int:
+    """A reasoning line's length in the grammar's units: a backtick and the character after it are one."""
+    count, index = 0, 0
+    while index < len(line):
+        index += 2 if line[index] == "`" and index + 1 < len(line) else 1
+        count += 1
+    return count
 
 
 def report(args: argparse.Namespace) -> dict:
