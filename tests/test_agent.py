@@ -333,3 +333,15 @@ def test_a_native_model_is_asked_for_a_tool_call_and_a_repeating_reply_is_named(
     assert "fenced block" not in reminder
     view = load_view(tmp_path / "traj.json")
     assert view.steps[0].error.startswith("format: the reply was stopped")
+
+
+def test_a_skill_name_run_as_a_command_reads_the_skill(sandbox, tmp_path):
+    """The 1.5B ran a listed skill's name as bash again and again (exit 127 each time): a bash command
+    that is exactly a workspace skill's name reads that skill; any other command runs as written."""
+    trajectory, saved, _ = run([bash("check-your-work"), bash("check-your-work-now; true"),
+                                call("submit", answer="x")], sandbox, tmp_path)
+    assert trajectory.status == "submitted"
+    first, second = saved["steps"][0], saved["steps"][1]
+    assert first["tool"] == "read_skill" and first["argument"] == "check-your-work"
+    assert first["output"].startswith("\n## Steps")
+    assert second["tool"] == "bash" and "command not found" in second["output"]
