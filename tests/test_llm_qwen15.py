@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from adaptive_skill.agent.loop import render_system_prompt
-from adaptive_skill.agent.protocol import TOOL_NAMES, tool_specs
+from adaptive_skill.agent.protocol import TEXT_PROTOCOL_DEMO_VERSION, TOOL_NAMES, tool_specs, with_demo
 from adaptive_skill.config import ModelConfig
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.client import make_llm
@@ -42,16 +42,16 @@ def test_the_assembled_file_is_the_published_model(embedded_qwen15):
 
 
 def test_its_profile_is_the_text_protocol_and_every_reply_parses(embedded_qwen15):
-    """The 1.5B's profile: the text protocol without the worked example (measured, docs/llm.md); every
+    """The 1.5B's profile: the text protocol with its worked example (measured, docs/llm.md); every
     sampled reply under the grammar is one usable block."""
     from adaptive_skill.agent.protocol import parse_text, text_protocol_grammar
 
     workspace = Workspace(REPO / "workspace")
     llm = make_llm(ModelConfig(model=embedded_qwen15, max_tokens=4096, temperature=1.0), Accounting(), "agent")
-    assert not llm.supports_tools and not llm.protocol_demo and llm.supports_grammar
+    assert not llm.supports_tools and llm.protocol_demo and llm.supports_grammar
     instruction = TASK.joinpath("instruction.md").read_text()
-    messages = [{"role": "system", "content": render_system_prompt(workspace, False, instruction=instruction)},
-                {"role": "user", "content": instruction}]
+    messages = with_demo([{"role": "system", "content": render_system_prompt(workspace, False, instruction=instruction)},
+                          {"role": "user", "content": instruction}])  # as the agent sends them
     grammar = text_protocol_grammar(max_tokens=4096, skills=workspace.skill_names())
     for seed in (1, 2):
         llm.config = llm.config.model_copy(update={"seed": seed})
@@ -121,7 +121,7 @@ def test_one_terminal_easy_task_end_to_end(tmp_path, docker_client, base_image, 
     outcome = json.loads(solved.stdout)
     trajectory = json.loads(Path(outcome["trajectory_path"]).read_text())
     assert trajectory["model"] == embedded_qwen15 and trajectory["metadata"]["protocol"] == "text"
-    assert "protocol_demo" not in trajectory["metadata"]  # the 1.5B gets no worked example
+    assert trajectory["metadata"]["protocol_demo"] == TEXT_PROTOCOL_DEMO_VERSION  # the 1.5B's example
     assert trajectory["status"] in {"submitted", "step_limit", "timeout", "halted"}
     assert not [step for step in trajectory["steps"] if (step.get("error") or "").startswith("format")]
     assert isinstance(outcome["passed"], bool) and (outcome["passed"] or outcome["failure_mode"] != "agent_error")

@@ -56,16 +56,13 @@ def tool_specs(*, read_skill: bool = True, skills: list[str] | None = None) -> l
     return specs
 
 
-TEXT_PROTOCOL_HELP = """Reply with one short sentence of reasoning, then exactly ONE fenced block, one of these three:
-```bash
-<one shell command>
-```
-```read_skill
-<the name of a skill listed above>
-```
-```submit
-<one line on what you did, once the task is done and checked>
-```"""
+# No placeholder lines: Qwen2.5-Coder-1.5B ran `<one shell command>` and `<the name of a skill listed
+# above>` as commands, copied from an earlier help that showed each block with such a line (8 of 100
+# probe replies on holdout tasks, docs/llm.md).
+TEXT_PROTOCOL_HELP = """Reply with one short sentence of reasoning, then exactly ONE fenced block of one of three kinds:
+- a ```bash block: one shell command to run;
+- a ```read_skill block: the exact name of one skill listed above;
+- a ```submit block: one line on what you did, once the task is done and checked."""
 
 
 # A worked example of the text protocol, shown to the model between the system prompt and the task

@@ -14,7 +14,8 @@ replies it counts:
   malformed  the reply could not be used (a format error the agent answered with a reminder)
   prose      a bash command that is prose: exit 127 "command not found" on a capitalised word or a
              sentence ("The task is done.")
-  copies     the worked example replayed: its task, commands or answers in a command or submit
+  copies     the protocol's own text replayed: the worked example's task, commands or answers, or a
+             placeholder of the help (`<one shell command>`), in a command or submit
   early      a submit before any command (refused by limits.submit_after_commands)
 
 and the verifier's pass rate, the median seconds per attempt and per reply. The tasks default to the
@@ -42,7 +43,9 @@ from adaptive_skill.agent.loop import EARLY_SUBMIT  # noqa: E402
 SUITE = ROOT / "benchmarks" / "terminal-easy"
 WORKSPACE = ROOT / "workspace"
 # What only the worked example says (agent/protocol.py, TEXT_PROTOCOL_DEMO): seen in a reply, it is a copy.
-DEMO_MARKS = ("/tmp/kernel.txt", "kernel release", "New task", "Print the version of Python", "Python 3.11.2")
+DEMO_MARKS = ("/tmp/kernel.txt", "kernel release", "New task", "Print the version of Python", "Python 3.11.2",
+              # the placeholders an earlier protocol help showed inside each block, and the like
+              "<one shell command>", "<the name of a skill", "<one line on what you did", "# Your next command")
 _PROSE_WORD = re.compile(r"^[A-Z][a-z]+,?$")
 
 
@@ -178,6 +181,10 @@ def _units(line: str) -> int:
 def report(args: argparse.Namespace) -> dict:
     from adaptive_skill.files import read_json
 
+    ran = read_json(args.out / "probe-args.json", None) or {}  # how the attempts were run
+    for key in ("model", "protocol", "demo", "max_tokens"):
+        if key in ran and (key != "max_tokens" or not args.max_tokens):
+            setattr(args, key, ran[key])
     max_tokens = args.max_tokens or config_for(args, 1).models.agent.max_tokens
     rows, attempts, passed, seconds = [], 0, 0, []
     examples: dict[str, list[str]] = {}
@@ -221,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out = args.out.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.report:
+        (args.out / "probe-args.json").write_text(json.dumps(
+            {"model": args.model, "protocol": args.protocol, "demo": args.demo,
+             "max_tokens": args.max_tokens or config_for(args, 1).models.agent.max_tokens}) + "\n")
         run(args)
     report(args)
     return 0
