@@ -426,3 +426,17 @@ def test_the_question_holds_the_history_the_skill_use_and_with_labels_the_tests(
     assert "do not propose a rejected skill again" in asked and "1 task(s) better, 2 worse, 9 unchanged" in asked
     assert "### easy-one (score 9/10, tests failed)" in asked and "count-lines" not in asked
     assert "the library is full (1 skills). Replace the skill that helps least" in asked
+
+
+def test_a_batch_without_a_failure_asks_nothing_and_changes_nothing(env):
+    """Every verdict at or above the pass threshold: there is nothing to diagnose, so the model is not
+    asked (the 1.5B, asked anyway, wrote the prompt's own example, a skill installing zip)."""
+    for folder in env["observations"].iterdir():
+        if folder.is_dir():
+            verdict = json.loads((folder / "verdict.json").read_text())
+            (folder / "verdict.json").write_text(json.dumps({**verdict, "score": 9, "failure_reason": "none"}))
+    before = tree_digest(env["workspace"])
+    outcome, llm = evolve(env, [json.dumps(good())])
+    assert outcome.status == "no change" and "nothing to diagnose" in outcome.summary
+    assert not llm.requests  # the model was never asked
+    assert tree_digest(env["workspace"]) == before

@@ -93,6 +93,12 @@ class StructuredEvolver:
             outcome.summary = "the structured evolver writes skills, and skills may not change"
             return
         digest = read_digest(observations, pass_threshold=c.judge.pass_threshold)
+        if not digest.tasks:
+            # Nothing to diagnose: asked anyway, Qwen2.5-Coder-1.5B wrote the prompt's own example (a
+            # skill to install zip) for batches where the judge had failed nothing (docs/llm.md).
+            outcome.status = "no change"
+            outcome.summary = "no failed attempt in the batch: nothing to diagnose, the evolver was not asked"
+            return
         with tempfile.TemporaryDirectory(prefix="adaptive-skill-structured-") as scratch:
             before, after = Path(scratch) / "before", Path(scratch) / "after"
             copy_editable(workspace, before)
