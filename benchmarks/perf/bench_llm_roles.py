@@ -5,7 +5,8 @@ a grammar, and what a warm prefix saves, for the thread count in ADAPTIVE_SKILL_
     ADAPTIVE_SKILL_LOCAL_THREADS=2 .venv/bin/python benchmarks/perf/bench_llm_roles.py ...
 
 Loads one instance per role (agent, judge, evolver), as a run does (llm/local.py), and prints the
-process's resident memory after each. Then, on the agent instance: the seed workspace's system prompt
+process's resident memory after each (RSS, which counts the mapped model file once per instance,
+and the anonymous memory, which does not). Then, on the agent instance: the seed workspace's system prompt
 evaluated cold (prompt tokens per second), a 64-token reply free and under the agent's tool-call
 grammar (generation tokens per second, the grammar's cost per token), and the same prompt again
 (warm: only the new turn is evaluated). Run it on a quiet machine and say the load it printed.
@@ -39,6 +40,17 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def private_mb() -> float | None:
+    """Memory of this process no other mapping shares: the anonymous pages (KV cache, buffers), not the
+    model file, which every instance maps and the page cache holds once (RSS counts it per mapping)."""
+    try:
+        with open("/proc/self/smaps_rollup") as rollup:
+            fields = dict(line.split(":", 1) for line in rollup if ":" in line)
+        return int(fields["Anonymous"].split()[0]) / 1024
+    except (OSError, KeyError, ValueError):
+        return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="local/qwen2.5-coder-1.5b")
@@ -53,7 +65,9 @@ def main() -> None:
     for role in ("agent", "judge", "evolver"):
         started = time.monotonic()
         instances[role] = provider.load(name, role)
-        print(f"instance {role}: loaded in {time.monotonic() - started:.1f} s, RSS now {rss_mb():.0f} MB")
+        anonymous = private_mb()
+        print(f"instance {role}: loaded in {time.monotonic() - started:.1f} s, RSS now {rss_mb():.0f} MB"
+              + (f", anonymous (not the mapped file) {anonymous:.0f} MB" if anonymous is not None else ""))
     llama = instances["agent"]
     from adaptive_skill.llm.toolcalls import render
 
