@@ -60,6 +60,7 @@ class FakeLlama:
         self.text, self.finish, self.loop = text, finish, loop
         self.prompts: list[str] = []
         self.grammars: list = []
+        self.criteria: list = []
 
     def tokenize(self, data: bytes, add_bos: bool = False, special: bool = False) -> list[int]:
         self.prompts.append(data.decode("utf-8"))
@@ -73,8 +74,9 @@ class FakeLlama:
 
     def create_completion(self, prompt, grammar=None, stopping_criteria=None, **params):
         self.grammars.append(grammar)
+        self.criteria.append(stopping_criteria)
         finish = self.finish
-        if self.loop:
+        if self.loop and stopping_criteria is not None:
             looping = list(prompt) + [11, 12, 13, 14] * 40
             fired = any(stopping_criteria(looping[:n], None) for n in range(len(prompt) + 1, len(looping) + 1))
             assert fired
@@ -155,6 +157,10 @@ def test_json_and_grammar_replies_take_their_own_grammar():
     reply, _ = generate(llama, response_format={"type": "json_object", "schema": schema}, max_tokens=64)
     assert reply == {"content": '{"score": 7}', "tool_calls": None, "finish_reason": "stop"}
     assert llama.grammars[0] is not None
+    assert llama.criteria == [None]  # bounded by its schema: no repetition guard to cut it into invalid JSON
+    looping = FakeLlama('{"score": 7}', loop=True)
+    reply, _ = generate(looping, response_format={"type": "json_object", "schema": schema}, max_tokens=64)
+    assert reply["finish_reason"] == "stop"
     plain = FakeLlama("hello")
     generate(plain, max_tokens=16)
     assert plain.grammars == [None]

@@ -440,3 +440,24 @@ def test_a_batch_without_a_failure_asks_nothing_and_changes_nothing(env):
     assert outcome.status == "no change" and "nothing to diagnose" in outcome.summary
     assert not llm.requests  # the model was never asked
     assert tree_digest(env["workspace"]) == before
+
+
+def test_a_step_that_quotes_the_record_is_refused_and_asked_again(env):
+    """The 1.5B's steps for a zip failure were the digest's own lines (`$ zip -r ... -> exit 127: ...`)
+    three times: refused with the reason, and the second reply, a real instruction, is written."""
+    quoted = good(name="zip-missing", steps=["$ zip -r /app/docs.zip a.txt -> exit 127: bash: zip: command not found"],
+                  description="Use when zip is not installed (command not found).")
+    fixed = good(name="zip-missing", description="Use when zip is not installed (command not found).",
+                 steps=["Make the archive with python3 -m zipfile -c OUT.zip FILES instead of zip."])
+    outcome, llm = evolve(env, [json.dumps(quoted), json.dumps(fixed)])
+    assert "quotes the failures' record" in llm.requests[1].messages[-1]["content"]
+    assert outcome.mutated and "python3 -m zipfile" in skill_text(env, "zip-missing")
+
+
+def test_quotes_record_tells_a_record_line_from_an_instruction():
+    from adaptive_skill.evolve.relevance import quotes_record
+
+    assert quotes_record(["- $ git add README.md -> exit 128"]) == "- $ git add README.md -> exit 128"
+    assert quotes_record(["$  -> format: read_skill needs a skill name"]) is not None
+    assert quotes_record(["Run git -C /app/repo add README.md, not git add in /app.",
+                          "Check the exit code: 0 -> done."]) is None

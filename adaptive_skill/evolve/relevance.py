@@ -8,6 +8,10 @@
   (`zip`, `sqlite3`, `tar`; numbered slips such as `zip4` count as `zip`) nor an error they met
   (`command not found`, `permission denied`) appears in its description, steps or verification.
 
+- A skill whose steps quote the record: a line of the digest (`$ zip -r ... -> exit 127: bash: zip:
+  command not found`) copied as a step or a check. The 1.5B wrote such steps three times over for
+  the failure it had diagnosed right, which teaches the agent to repeat it.
+
 Pure functions over text; the terms come from the digest the evolver was shown (digest.py).
 """
 
@@ -89,3 +93,13 @@ def names_situation(text: str, terms: set[str]) -> bool:
     low = text.lower()
     present = {_stem(w) for w in words(low)} | set(words(low))
     return any((" " in term and term in low) or term in present for term in terms)
+
+
+# A line of the evolver's digest (digest.py): "$ COMMAND -> exit N", "-> format", "-> tool", "-> timeout".
+_RECORD_LINE = re.compile(r"^\s*(?:-\s*)?\$\s.*\s->\s(?:exit\b|format\b|tool\b|timeout\b|timed out\b)", re.IGNORECASE)
+
+
+def quotes_record(lines: Iterable[str]) -> str | None:
+    """The first of `lines` that is a line of the failures' record copied (a command with its outcome),
+    not an instruction; or None."""
+    return next((line for line in lines if _RECORD_LINE.match(line)), None)

@@ -25,7 +25,7 @@ from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
 from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
 from adaptive_skill.evolve.prompts import STRUCTURED_RULES, STRUCTURED_SYSTEM, structured_instruction, structured_repair
-from adaptive_skill.evolve.relevance import names_situation, restated_rule
+from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule
 from adaptive_skill.evolve.rules import Changes, Violation, skill_names
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.llm.accounting import Accounting
@@ -192,6 +192,9 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     verification = [v for v in map(clean, reply.verification) if v]
     if not description or not steps or not verification:
         return ["the description, the steps and the verification each need some printable text"]
+    if quoted := quotes_record([*steps, *verification]):
+        return [f"a step or check quotes the failures' record ({quoted[:80]!r}): write what the agent should "
+                "run instead, not what it ran"]
     text = " ".join([description, *steps, *verification])
     body = text.lower()
     named = [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]

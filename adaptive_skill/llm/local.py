@@ -235,14 +235,18 @@ class LocalProvider(litellm.CustomLLM):
             choice = result["choices"][0]
             return {"content": choice["message"].get("content") or "", "tool_calls": None,
                     "finish_reason": choice.get("finish_reason")}, result
-        guard = RepetitionGuard(len(prompt))
+        # A reply held by a JSON schema is bounded by it (and by max_tokens): the guard would only cut it
+        # into invalid JSON. The 1.5B evolver's steps quoted one error line three times; the guard
+        # stopped both replies mid-string and the cycle's question ended as an error, not a refusal.
+        guard = None if response_format and response_format.get("schema") else RepetitionGuard(len(prompt))
         from llama_cpp import StoppingCriteriaList
 
-        result = llama.create_completion(prompt, grammar=grammar, stopping_criteria=StoppingCriteriaList([guard]),
-                                         **params)
+        result = llama.create_completion(prompt, grammar=grammar,
+                                         stopping_criteria=StoppingCriteriaList([guard]) if guard else None, **params)
         choice = result["choices"][0]
         text = choice.get("text") or ""
-        finish = "repetition" if guard.fired else choice.get("finish_reason")  # stopped in a loop: cut, not done
+        # stopped in a loop: cut, not done
+        finish = "repetition" if guard is not None and guard.fired else choice.get("finish_reason")
         parsed = toolcalls.parse(text) if tools else None
         if parsed is None:  # text, JSON, or a tool-call reply cut by the token limit (the agent says so)
             return {"content": text, "tool_calls": None, "finish_reason": finish}, result
