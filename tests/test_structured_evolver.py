@@ -197,10 +197,15 @@ def test_replacing_a_protected_skill_is_reverted(env):
     assert "read-only" in llm.requests[0].messages[-1]["content"]
 
 
-def test_replacing_a_missing_skill_or_adding_an_existing_one_is_refused_then_asked_once_more(env):
-    outcome, llm = evolve(env, [good(name="no-such-skill", action="replace"), good(name="check-your-work")])
+def test_replacing_a_missing_skill_adds_it_and_adding_an_existing_one_is_refused_then_asked_once_more(env):
+    outcome, llm = evolve(env, [good(name="no-such-skill", action="replace")])
+    assert outcome.status == "submitted" and outcome.changes.created_skills == ["no-such-skill"]
+    assert len(llm.requests) == 1 and outcome.summary.startswith("added skill no-such-skill")
+    shutil.rmtree(env["out"])
+    shutil.rmtree(env["workspace"] / "skills" / "no-such-skill")
+    outcome, llm = evolve(env, [good(name="check-your-work"), good(name="check-your-work")])
     assert outcome.status == "refused" and not outcome.mutated and len(llm.requests) == 2
-    assert "there is no skill no-such-skill to replace" in llm.requests[1].messages[-1]["content"]
+    assert "skill check-your-work exists" in llm.requests[1].messages[-1]["content"]
     assert [v.rule for v in outcome.violations] == ["reply"] and "skill check-your-work exists" in \
         outcome.violations[0].message
     # the second question may fix it

@@ -186,7 +186,9 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     if reply.action == "add" and name in existing:
         return [f"skill {name} exists: choose a new name to add, or action \"replace\" to rewrite it"]
     if reply.action == "replace" and name not in existing:
-        return [f"there is no skill {name} to replace (existing: {', '.join(sorted(existing)) or 'none'})"]
+        # an add: the 1.5B wrote "replace" for a new skill, then answered "none" when told there was
+        # nothing to replace; the budget is the rules step's, as for any add
+        reply.action = "add"
     description = clean(reply.description)
     steps = [s for s in map(clean, reply.steps) if s]
     verification = [v for v in map(clean, reply.verification) if v]
