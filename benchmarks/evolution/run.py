@@ -26,11 +26,12 @@ warm-up tier), K=2 repeats, N cycles, batch 4, gate rounds 2:
          plus a new baseline's 24 after an acceptance
   tags   H*K = 24 per accepted tag
          (reused from the round cache when the gate ran as many rounds on the same workspace)
-Measured 2026-11-24 (run 2 in docs/results.md; Qwen2.5-Coder-0.5B, 6 steps, temperature 0.3, 2-core VM
-at load 3-5): 56-65 s per holdout attempt including its judge verdict (seed 24 in 1342 s, expert 24 in
-1554 s); a cycle whose evolver changed nothing 7 min. The default (2 cycles) took 63 min with no change
-reaching the gate; each cycle that reaches it adds about 25 min, so 63-115 min in all. To shorten it,
-lower --cycles or --repeats, not the holdout (fewer tasks widen the interval most).
+Measured 2026-11-26 (runs 3 and 4 in docs/results.md; Qwen2.5-Coder-1.5B, the default, 6 steps,
+temperature 0.3, quiet 2-core VM, 2 threads): 11-17 s per holdout attempt including its verdict (seed 24
+in 267-288 s); a cycle whose evolver changed nothing 2-3 min, a gate of 2 rounds about 3 min more. The
+default (2 cycles) took 16-18 min. With the 0.5B (2026-11-24, load 3-5) it took 63 min. At 2 rounds the
+gate rejects most real +0.10 improvements (bench_gating.py --fixed-rounds 2: 86-88%); to give it power,
+raise the holdout (more tasks), not the rounds: the 1.5B's repeats at temperature 0.3 barely differ.
 """
 
 from __future__ import annotations
