@@ -133,6 +133,9 @@ class GatingConfig(_Strict):
     # this share of at least `judge_min_attempts` labelled attempts in a cycle.
     judge_max_disagreement: float = Field(0.3, ge=0.0, le=1.0)
     judge_min_attempts: int = Field(12, ge=1)
+    # false: holdout attempts the verifier scored are not judged (no judge check), which halves a gate
+    # round's cost with an embedded judge; the judge still scores what the verifier could not.
+    judge_check: bool = True
 
     @model_validator(mode="after")
     def _rounds(self) -> GatingConfig:

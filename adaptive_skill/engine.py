@@ -497,12 +497,15 @@ class AdaptiveSkillEngine:
         return config
 
     def _score_round(self, results: list[AttemptResult]) -> HoldoutRound:
-        """Every attempt is judged (cached) for the judge check; the gate's score is the verifier's
-        reward with gating.score verifier, the judge's where there is no verifier or it gave none."""
+        """Every attempt is judged (cached) for the judge check, unless gating.judge_check is false; the
+        gate's score is the verifier's reward with gating.score verifier, the judge's where there is no
+        verifier or it gave none."""
         from adaptive_skill.observe.judge import JudgeItem
 
         items, judgeable = [], []
         for result in results:
+            if not self.config.gating.judge_check and self._verifier_score(result) is not None:
+                continue  # scored by its tests, and no judge check asked for
             trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
             if trajectory is not None:
                 task = self._task(result.task_id)
@@ -524,11 +527,18 @@ class AdaptiveSkillEngine:
     def _score(self, result: AttemptResult, judge_score: float | None) -> float | None:
         """0-1: the verifier's reward (gating.score verifier, where the task has tests and they gave
         one), else the judge's score / 10."""
+        verified = self._verifier_score(result)
+        if verified is not None:
+            return verified
+        return None if judge_score is None else judge_score / 10.0
+
+    def _verifier_score(self, result: AttemptResult) -> float | None:
+        """The verifier's reward clipped to 0-1 when gating.score is verifier and the tests gave one."""
         reward = result.reward
         if (self.config.gating.score == "verifier" and result.failure_mode != "unverified"
                 and isinstance(reward, int | float) and math.isfinite(reward)):  # test.sh may write "nan"
             return max(0.0, min(1.0, float(reward)))
-        return None if judge_score is None else judge_score / 10.0
+        return None
 
     def _judge(self):
         if self._judge_instance is None:

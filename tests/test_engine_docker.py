@@ -233,6 +233,29 @@ def test_an_unclear_change_runs_to_the_cap_and_a_wrong_judge_is_flagged(tmp_path
     assert any(line.startswith("WARNING cycle 1: the judge disagrees") for line in logged)
 
 
+def test_without_the_judge_check_verified_holdout_attempts_are_not_judged(tmp_path, docker_client, base_image):
+    """gating.judge_check false: the gate scores holdout attempts by their tests alone and asks the
+    judge nothing about them (the cost journal holds the batch's verdicts only); the decision is the
+    same verifier-scored one."""
+    judge = [{"content": {"score": 9, "category": "file-operations", "outcome": "Looks done.",
+                          "failure_reason": None}}]
+    evolver = [{"when": r"\[exit code", **submit("added notes")}, bash(skill("plain-notes"))]
+    path = scripted_engine_config(tmp_path, {"agent": AGENT, "judge": judge, "evolver": evolver}, max_cycles=1,
+                                  gating={"min_rounds": 2, "max_rounds": 2, "judge_check": False})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="nocheck")
+    judge, asked = engine._judge(), []  # the real judge, its questions recorded on the way through
+    judge_many = judge.judge_many
+    judge.judge_many = lambda items, **kw: (asked.extend(i.task_id for i in items), judge_many(items, **kw))[1]
+    assert engine.run() == "max_cycles"
+    run = engine.run_dir.root
+    gate = json.loads((run / "cycles" / "001" / "gate.json").read_text())
+    assert gate["verdict"] == "reject" and gate["rounds"] == 2 and gate["rollouts"] == 8
+    assert gate["judge_check"]["n"] == 0 and gate["judge_check"]["pairs"] == [] and not gate["judge_check"]["warning"]
+    solve = json.loads((run / "cycles" / "001" / "solve.json").read_text())
+    batch = sorted(r["task_id"] for r in solve["results"])
+    assert len(batch) == 2 and sorted(asked) == batch  # the observe phase's verdicts, none on holdout
+
+
 def tags_of(run: Path) -> list[str]:
     return [t.name for t in WorkspaceRepo.open(run / "workspace").tags()]
 
