@@ -466,3 +466,48 @@ def test_quotes_record_tells_a_record_line_from_an_instruction():
     assert quotes_record(["$  -> format: read_skill needs a skill name"]) is not None
     assert quotes_record(["Run git -C /app/repo add README.md, not git add in /app.",
                           "Check the exit code: 0 -> done."]) is None
+
+
+def test_a_skill_the_gate_rejected_is_not_proposed_again_by_name_or_in_other_words(env):
+    """The 1.5B proposed the skill the gate had just rejected again, word for word (docs/results.md,
+    run 6). The run's rejected candidates are read from its events and the workspace's git history:
+    the same name is refused, so is the same skill renamed; the second question's different skill is
+    written. A rejected commit that is not in the repository (an event the agent could not have
+    written, but a damaged run might hold) refuses nothing and breaks nothing."""
+    from adaptive_skill.runs import RunDir
+    from adaptive_skill.versioning import WorkspaceRepo
+
+    repo = WorkspaceRepo.init(env["workspace"])
+    accepted = repo.head()
+    outcome, _ = evolve(env, [good()])  # write check-output-files, then commit it as a candidate
+    assert outcome.mutated
+    rejected = repo.snapshot("cycle 1: candidate")
+    repo.rollback(accepted, "cycle 1: roll back")
+    run = RunDir(env["tmp"] / "run")
+    run.root.mkdir()
+    run.event("mutation_rejected", cycle=1, rejected_commit="0" * 40, reason="damaged")
+    run.event("mutation_rejected", cycle=1, rejected_commit=rejected, reason="no clear improvement")
+    config = EvolveConfig(evolver={"mode": "structured"})
+
+    def ask(replies):
+        shutil.rmtree(env["out"], ignore_errors=True)
+        llm = ScriptedLLM([{"content": r} for r in replies], Accounting(config.limits), role="evolver")
+        got = StructuredEvolver(llm, config, run=run).evolve(env["workspace"], env["observations"], env["out"])
+        repo.rollback(accepted, "reset")
+        return got, llm
+
+    outcome, llm = ask([good(), good()])
+    assert outcome.status == "refused" and not outcome.mutated and len(llm.requests) == 2
+    assert f"the gate already rejected this skill (check-output-files, rejected {rejected[:10]})" in \
+        llm.requests[1].messages[-1]["content"]
+    renamed = good(name="verify-output-files")
+    outcome, llm = ask([renamed, good(name="python-yaml-missing",
+                                      description="Use when python3 says No module named yaml.",
+                                      steps=["Install it with pip install pyyaml, then run the script again."],
+                                      verification=["python3 -c 'import yaml' exits 0."])])
+    assert "in other words" in llm.requests[1].messages[-1]["content"]
+    assert outcome.mutated and outcome.changes.created_skills == ["python-yaml-missing"]
+    # without the run, nothing is known to be rejected: the same skill is written
+    shutil.rmtree(env["out"])
+    llm = ScriptedLLM([{"content": good()}], Accounting(config.limits), role="evolver")
+    assert StructuredEvolver(llm, config).evolve(env["workspace"], env["observations"], env["out"]).mutated

@@ -19,12 +19,13 @@ if TYPE_CHECKING:
 def make_evolver(config: EvolveConfig, llm: LLM, *, sandbox_factory: Callable[[], Any], run: RunDir | None = None,
                  accounting: Accounting | None = None) -> Evolver:
     """The evolver of `config.evolver.mode`. `sandbox_factory` is called only by the single
-    evolver (the others run no command); `run` is the team's event sink, `accounting` the costs the
+    evolver (the others run no command); `run` is the team's event sink and where the team and the
+    structured evolver find the changes the gate rejected, `accounting` the costs the
     team and the structured evolver record."""
     if config.evolver.mode == "structured":
         from adaptive_skill.evolve.structured import StructuredEvolver
 
-        return StructuredEvolver(llm, config, accounting=accounting)
+        return StructuredEvolver(llm, config, run=run, accounting=accounting)
     if config.evolver.mode == "team":
         from adaptive_skill.evolve.team import TeamEvolver
 

@@ -13,6 +13,7 @@ The exchange is recorded as the evolver's trajectory, `evolver.json` in the evol
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import time
@@ -27,13 +28,16 @@ from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_ed
 from adaptive_skill.evolve.prompts import STRUCTURED_RULES, STRUCTURED_SYSTEM, structured_instruction, structured_repair
 from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule
 from adaptive_skill.evolve.rules import Changes, Violation, skill_names
+from adaptive_skill.evolve.team.library import SkillText, load_history, rejected_commits
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import BudgetExceeded, LLMError, StructuredOutputError
 from adaptive_skill.protocols import LLM
+from adaptive_skill.runs import RunDir
 from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, parse_skill_text, render_skill
 
 TRAJECTORY = "evolver.json"
+REPEAT_OVERLAP = 0.7  # share of words in common with a rejected skill that makes a skill a repeat of it
 MAX_NAME = 48
 MAX_PART = 200  # description, each step, each verification line
 MAX_REASON = 300
@@ -70,8 +74,11 @@ class SkillReply(BaseModel):
 
 
 class StructuredEvolver:
-    def __init__(self, llm: LLM, config: EvolveConfig, *, accounting: Accounting | None = None):
-        self.llm, self.config, self.accounting = llm, config, accounting
+    def __init__(self, llm: LLM, config: EvolveConfig, *, run: RunDir | None = None,
+                 accounting: Accounting | None = None):
+        """`run`: where the changes the gate rejected are found (its events), so that none is proposed
+        again; without it nothing is refused for that."""
+        self.llm, self.config, self.run, self.accounting = llm, config, run, accounting
 
     def evolve(self, workspace: Path, observations: Path, out_dir: Path, *, history: list[str] | None = None,
                drafts: Path | None = None, task_id: str = "evolve") -> EvolveOutcome:
@@ -104,6 +111,9 @@ class StructuredEvolver:
             copy_editable(workspace, before)
             shutil.copytree(before, after, symlinks=True)
             existing = sorted(skill_names(before))
+            # Qwen2.5-Coder-1.5B proposed the skill the gate had just rejected again, word for word,
+            # although the history in its prompt said so (docs/results.md, run 6)
+            rejected = load_history(workspace, rejected_commits=rejected_commits(self.run)).rejected
             library = [(name, _description(before / "skills" / name / "SKILL.md")) for name in existing]
             record.instruction = structured_instruction(skills=library, max_skills=c.max_skills,
                                                         protect_skills=c.protect_skills, digest=digest.text,
@@ -120,9 +130,9 @@ class StructuredEvolver:
                 return self._ask(record, task_id, outcome)
 
             reply = self._ask(record, task_id, outcome)
-            refusals = _write(after, before, reply, set(existing), digest) if reply else []
+            refusals = _write(after, before, reply, set(existing), digest, rejected) if reply else []
             if refusals and (again := ask_again(refusals)) is not None:
-                reply, refusals = again, _write(after, before, again, set(existing), digest)
+                reply, refusals = again, _write(after, before, again, set(existing), digest, rejected)
             if reply is None:  # _ask set the status
                 return
             outcome.summary = _summary(reply, written=False)
@@ -139,7 +149,7 @@ class StructuredEvolver:
                 fixed = ask_again([v.message for v in repairable])
                 if fixed is not None:  # the new reply replaces the change; nothing else is in `after`
                     reply = fixed
-                    if problems := _write(after, before, fixed, set(existing), digest):
+                    if problems := _write(after, before, fixed, set(existing), digest, rejected):
                         outcome.violations.append(Violation("reply", "; ".join(problems), [], repairable=False))
 
             enforce_rules(before, after, c, outcome, repair)
@@ -175,9 +185,11 @@ def clean(text: str) -> str:
     return flat.strip()
 
 
-def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], digest: Digest) -> list[str]:
+def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], digest: Digest,
+           rejected: list[SkillText] = ()) -> list[str]:
     """Reset `after` to `before` and write the reply's skill into it; the reasons it was refused
-    (then `after` stays as `before`). `none` writes nothing."""
+    (then `after` stays as `before`). `none` writes nothing. `rejected`: skills the gate rejected
+    earlier in the run, which are not proposed again under their name or in other words."""
     shutil.rmtree(after)
     shutil.copytree(before, after, symlinks=True)
     if reply.action == "none":
@@ -209,12 +221,36 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
         shown = ", ".join(sorted(digest.terms)[:8])
         return [f"the skill names nothing of the failures' situation (their programs and errors: {shown}): "
                 "say in which situation it applies and what to do there"]
+    if again := rejected_before(name, text, rejected):
+        return [f"the gate already rejected this skill ({again}): it did not help on the holdout; write a "
+                "different fix, or one for another failure"]
     folder = after / "skills" / name
     if folder.is_symlink() or (folder / "SKILL.md").is_symlink():
         return [f"skills/{name} is a link: it is not written through"]
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "SKILL.md").write_text(render_skill(name, description, steps, verification), encoding="utf-8")
     return []
+
+
+def rejected_before(name: str, text: str, rejected: list[SkillText] | tuple = ()) -> str | None:
+    """Which rejected skill this one repeats: the same name, or at least REPEAT_OVERLAP of the
+    words of the shorter of the two (description, steps and checks) in common."""
+    words = _words(text)
+    for old in rejected:
+        if old.name == name:
+            return f"{old.name}, {old.source}"
+        try:
+            data, body = parse_skill_text(old.text)
+        except SkillFormatError:
+            continue
+        theirs = _words(f"{data.get('description', '')} {body}")
+        if words and theirs and len(words & theirs) >= REPEAT_OVERLAP * min(len(words), len(theirs)):
+            return f"{old.name}, {old.source}, in other words"
+    return None
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9_./-]{2,}", text.lower()))
 
 
 def _description(path: Path) -> str:

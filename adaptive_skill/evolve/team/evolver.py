@@ -30,7 +30,7 @@ from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_ed
 from adaptive_skill.evolve.rules import Changes, Violation
 from adaptive_skill.evolve.team import discussion, ideas, review, writing
 from adaptive_skill.evolve.team.formation import CollaborationMatrix, Formation, form_team
-from adaptive_skill.evolve.team.library import SkillHistory, load_history, record_discarded
+from adaptive_skill.evolve.team.library import SkillHistory, load_history, record_discarded, rejected_commits
 from adaptive_skill.evolve.team.novelty import NoveltyIndex
 from adaptive_skill.evolve.team.observations import read_observations
 from adaptive_skill.evolve.team.prompts import idea_line, library_text, repair_prompt
@@ -93,7 +93,7 @@ class TeamEvolver:
             reason = "the team writes skills, and skills may not change (evolve_skills / prompt_only)"
             transcript.record("skipped", reason=reason)
             return TeamOutcome(changes=Changes(), summary=None, status="skipped", team={"skipped": reason})
-        skills = load_history(workspace, rejected_commits=self._rejected_commits(), discarded=self.discarded_path)
+        skills = load_history(workspace, rejected_commits=rejected_commits(self.run), discarded=self.discarded_path)
         index = NoveltyIndex(self.embedder, skills, self.duplicate_similarity)
         digest = read_observations(observations, pass_threshold=self.config.judge.pass_threshold,
                                    max_chars=self.team_config.digest_chars, drafts=drafts)
@@ -213,12 +213,6 @@ class TeamEvolver:
     def _remember_discarded(self, name: str, text: str, reason: str, task_id: str) -> None:
         if self.discarded_path is not None:
             record_discarded(self.discarded_path, name=name, text=text, reason=reason, task=task_id)
-
-    def _rejected_commits(self) -> list[str]:
-        if self.run is None:
-            return []
-        return [e["rejected_commit"] for e in self.run.events()
-                if e.get("event") == "mutation_rejected" and e.get("rejected_commit")]
 
     @staticmethod
     def _summary(formation: Formation, change: Change) -> str:

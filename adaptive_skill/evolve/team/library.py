@@ -75,6 +75,14 @@ def load_history(workspace: Path, *, rejected_commits: list[str] = (), discarded
     return history
 
 
+def rejected_commits(run) -> list[str]:
+    """The candidates the gate rejected in this run (`run`: a RunDir, or None), from its events."""
+    if run is None:
+        return []
+    return [e["rejected_commit"] for e in run.events()
+            if e.get("event") == "mutation_rejected" and e.get("rejected_commit")]
+
+
 def record_discarded(path: Path, *, name: str, text: str, reason: str, task: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
