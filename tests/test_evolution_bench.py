@@ -174,6 +174,24 @@ def test_the_evolver_mode_is_a_setting_and_reaches_the_config(tmp_path):
     assert _cli("--out", str(tmp_path / "c"), "--evolver", "nonsense").returncode == 2
 
 
+def test_the_defaults_fit_the_1_5b_and_bad_values_are_one_line_exit_2(tmp_path):
+    """The skill in the prompt (the 1.5B reads none by itself), half the suite held out for the gate's
+    power, no judge on verifier-scored holdout attempts; each can be set, and a bad value is refused."""
+    import run as bench
+
+    default = bench.build_config(bench.settings(bench.parse_args(["--out", str(tmp_path / "a")])), tmp_path / "a")
+    assert default.skill_in_prompt_tokens == 300 and default.holdout_ratio == 0.5
+    assert not default.gating.judge_check and default.gating.min_rounds == default.gating.max_rounds == 2
+    other = bench.build_config(bench.settings(bench.parse_args(
+        ["--out", str(tmp_path / "b"), "--skill-in-prompt", "0", "--holdout-ratio", "0.15", "--judge-check"])),
+        tmp_path / "b")
+    assert other.skill_in_prompt_tokens == 0 and other.holdout_ratio == 0.15 and other.gating.judge_check
+    for bad in (["--holdout-ratio", "1.5"], ["--skill-in-prompt", "-3"]):
+        result = _cli("--out", str(tmp_path / "c"), *bad)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        assert not (tmp_path / "c").exists()
+
+
 def test_next_reply_probe_counts_a_copied_observation():
     sys.path.insert(0, str(REPO / "benchmarks" / "protocol"))
     from next_reply import copies, observation

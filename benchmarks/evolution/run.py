@@ -65,7 +65,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, type=Path, help="output directory (re-run with the same one to resume)")
     p.add_argument("--quick", action="store_true", help="smoke check: 2 holdout tasks, 1 repeat, 1 cycle, 3 steps")
-    p.add_argument("--cycles", type=int, default=None, help="evolve cycles (default 2; --quick 1)")
+    p.add_argument("--cycles", type=int, default=None, help="evolve cycles (default 3; --quick 1)")
     p.add_argument("--repeats", type=int, default=None, help="seeded repeats per workspace (default 2; --quick 1)")
     p.add_argument("--model", default=DEFAULT_MODEL, help=f"model in every role (default {DEFAULT_MODEL})")
     p.add_argument("--max-steps", type=int, default=None, help="agent steps per attempt (default 6; --quick 3)")
@@ -82,8 +82,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--labels", action="store_true",
                    help="trajectory_only: false: the evolver sees the verifier's pass/fail on its batch (the "
                         "labelled curve; the gap to the default label-free one is what the judge costs)")
-    p.add_argument("--skill-in-prompt", type=int, default=0, metavar="TOKENS",
-                   help="skill_in_prompt_tokens: the best-matching skill's body in the agent's prompt (default 0)")
+    p.add_argument("--skill-in-prompt", type=int, default=300, metavar="TOKENS",
+                   help="skill_in_prompt_tokens: the best-matching skill's body in the agent's prompt (default "
+                        "300: the 1.5B reads no skill by itself, docs/results.md run 5; 0 leaves it to read_skill)")
+    p.add_argument("--holdout-ratio", type=float, default=0.5,
+                   help="share of the suite held out for the gate and the curve (default 0.5: 40 of 80 tasks)")
+    p.add_argument("--judge-check", action="store_true",
+                   help="also judge every verifier-scored holdout attempt (gating.judge_check; off by default: "
+                        "it doubles a holdout attempt's cost, and the curve and the gate use the verifier)")
     p.add_argument("--suite", type=Path, default=SUITE, help="task suite (default benchmarks/terminal-easy)")
     return p.parse_args(argv)
 
@@ -91,11 +97,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def settings(args: argparse.Namespace) -> dict:
     quick = args.quick
     return {"model": args.model, "quick": quick, "seed": args.seed, "suite": str(args.suite.resolve()),
-            "cycles": args.cycles or (1 if quick else 2), "repeats": args.repeats or (1 if quick else 2),
+            "cycles": args.cycles or (1 if quick else 3), "repeats": args.repeats or (1 if quick else 2),
             "max_steps": args.max_steps or (3 if quick else 6), "holdout_tasks": 2 if quick else None,
             "temperature": args.temperature, "evolver": args.evolver,
             "gate_rounds": args.gate_rounds or (1 if quick else 2), "labels": args.labels,
-            "skill_in_prompt": args.skill_in_prompt}
+            "skill_in_prompt": args.skill_in_prompt, "holdout_ratio": args.holdout_ratio,
+            "judge_check": args.judge_check}
 
 
 def build_config(s: dict, out: Path) -> EvolveConfig:
@@ -108,13 +115,14 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
              "evolver": {"model": model, "max_tokens": 1024},
              "proposer": {"model": model, "max_tokens": 512, "temperature": 0.7}, "embedder": {"model": "lexical"}}
     return EvolveConfig.model_validate({
-        "max_skills": 5, "batch_size": 2 if quick else 4, "holdout_ratio": 0.15, "max_cycles": s["cycles"],
+        "max_skills": 5, "batch_size": 2 if quick else 4, "holdout_ratio": s["holdout_ratio"],
+        "max_cycles": s["cycles"],
         "seed": s["seed"], "workers": 1, "trajectory_only": not s["labels"],
         "skill_in_prompt_tokens": s["skill_in_prompt"],
         "paths": {"workspace": str(SEED_WORKSPACE), "suite": s["suite"], "runs_dir": str(out / "runs")},
         "models": roles, "limits": {"max_steps": s["max_steps"]},
         "gating": {"min_rounds": gate_rounds, "max_rounds": gate_rounds,
-                   "temperature": s["temperature"]},
+                   "temperature": s["temperature"], "judge_check": s["judge_check"]},
         "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6}})
 
 
@@ -312,6 +320,10 @@ def main(argv: list[str] | None = None) -> int:
         s = settings(args)
         if min(s["cycles"], s["repeats"], s["max_steps"]) < 1:
             raise UserError("--cycles, --repeats and --max-steps must be at least 1")
+        if not 0 < s["holdout_ratio"] < 1:
+            raise UserError("--holdout-ratio must be between 0 and 1")
+        if s["skill_in_prompt"] < 0:
+            raise UserError("--skill-in-prompt must be 0 (off) or a number of tokens")
         if not 0 < s["temperature"] <= 2:
             raise UserError("--temperature must be above 0 (at 0 the repeats are identical) and at most 2")
         check_model(s["model"])
