@@ -18,20 +18,19 @@ and which the gate itself reuses: the seed's repeats are cycle 1's gate baseline
 are recorded in DIR/state.json. Re-running the same command skips what is done; other settings with
 the same DIR are refused.
 
-Sizing. Attempts, with H holdout tasks (12 of 80 at holdout_ratio 0.15; it was 8 of 56 before the
-warm-up tier), K=2 repeats, N cycles, batch 4, gate rounds 2:
-  seed   H*K = 24                (shared with cycle 1's gate baseline)
-  expert H*K = 24
-  evolve N * batch 4, plus the mutated side H*2 = 24 for every cycle whose evolver changed something,
-         plus a new baseline's 24 after an acceptance
-  tags   H*K = 24 per accepted tag
+Sizing. Attempts, with H holdout tasks (40 of 80 at holdout_ratio 0.5, the default since run 7; 12 at
+0.15 before), K=2 repeats, N cycles, batch 4, gate rounds 2:
+  seed   H*K = 80                (shared with cycle 1's gate baseline)
+  expert H*K = 80
+  evolve N * batch 4 (with their verdicts), plus the mutated side H*2 = 80 for every cycle whose
+         evolver changed something, plus a new baseline's 80 after an acceptance
+  tags   H*K = 80 per accepted tag
          (reused from the round cache when the gate ran as many rounds on the same workspace)
-Measured 2026-11-26 (runs 3 and 4 in docs/results.md; Qwen2.5-Coder-1.5B, the default, 6 steps,
-temperature 0.3, quiet 2-core VM, 2 threads): 11-17 s per holdout attempt including its verdict (seed 24
-in 267-288 s); a cycle whose evolver changed nothing 2-3 min, a gate of 2 rounds about 3 min more. The
-default (2 cycles) took 16-18 min. With the 0.5B (2026-11-24, load 3-5) it took 63 min. At 2 rounds the
-gate rejects most real +0.10 improvements (bench_gating.py --fixed-rounds 2: 86-88%); to give it power,
-raise the holdout (more tasks), not the rounds: the 1.5B's repeats at temperature 0.3 barely differ.
+Holdout attempts are not judged (gating.judge_check false; --judge-check judges them too).
+Measured 2026-11-26 (run 7 in docs/results.md; Qwen2.5-Coder-1.5B, the default, 6 steps, temperature
+0.3, the best-matching skill in the prompt, quiet 2-core VM, 2 threads): 19-21 s per holdout attempt
+(agent median 16 s; failures run all 6 steps), so 80 attempts take 26-28 min. The gate's error rates
+at 40 tasks and 2 rounds: benchmarks/perf/bench_gating.py --fixed-rounds 2 --tasks 40 (docs/results.md).
 """
 
 from __future__ import annotations
