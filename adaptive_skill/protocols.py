@@ -113,6 +113,8 @@ class StepMonitor(Protocol):
 class Embedder(Protocol):
     name: str
     paraphrase_similarity: float  # cosine above which two texts of this embedder usually mean the same
+    # optional: surface_form = True for an embedder of words, not meaning (the lexical one): the skill
+    # placed in the prompt is then ranked by word TF-IDF instead of its cosine (agent/inline.py)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Shape (len(texts), dim), float32, rows of unit length (all-zero for empty text)."""

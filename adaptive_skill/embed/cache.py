@@ -17,6 +17,7 @@ class CachedEmbedder:
         self.inner = inner
         self.name = inner.name
         self.paraphrase_similarity = inner.paraphrase_similarity
+        self.surface_form = getattr(inner, "surface_form", False)
         self.max_entries = max_entries
         self._rows: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self.hits = self.misses = 0

@@ -31,6 +31,7 @@ def _mix(h: np.ndarray) -> np.ndarray:
 
 class LexicalEmbedder:
     paraphrase_similarity = 0.6  # measured: rewordings 0.57-0.86, unrelated sentences below 0.15
+    surface_form = True  # words, not meaning: agent/inline.py ranks skills by words with it
 
     def __init__(self, dimensions: int = 512, char_ngrams: tuple[int, ...] = (3, 4, 5),
                  word_weight: float = 2.0, max_chars: int = 4000):

@@ -3,39 +3,34 @@
     python benchmarks/evolution/inline_probe.py [--workspace DIR] [--suite DIR] [--tasks ID ...] [--ranking R]
 
 For every task of the suite whose kind one of the workspace's skills is written for, which skill
-agent/inline.py's best_skill places in the prompt (the run's lexical embedder, the default), against
+agent/inline.py's best_skill places in the prompt (with the lexical embedder, the default), against
 the skill written for that kind. The kinds are the expert workspace's (benchmarks/evolution/
 expert-workspace): a task's category from its task.toml names the skill (git -> git-basics, json-csv
 -> json-csv-python, scripting and sqlite -> shell-scripts, a zip archive -> json-csv-python); tasks of
 other categories (text, files, tar) are left out, the expert's general skills serve them all.
 
-`--ranking words` ranks instead by a word TF-IDF cosine between the instruction and each skill's name
-and description (IDF over the library's skills): a comparison, not what the agent runs.
+`--ranking cosine` ranks instead by the lexical embedder's cosine, as best_skill did before run 7
+(docs/results.md): the comparison. The budget is not applied to it (every expert skill fits 300).
 Prints per task the expected and the placed skill, then the share placed right, none placed, per set.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import re
 import sys
 import tomllib
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from adaptive_skill.agent.inline import best_skill  # noqa: E402
+from adaptive_skill.agent.inline import MIN_RELEVANCE, best_skill, embedder_relevance  # noqa: E402
 from adaptive_skill.embed.lexical import LexicalEmbedder  # noqa: E402
 from adaptive_skill.observe.tokens import TokenCounter  # noqa: E402
 from adaptive_skill.workspace import Workspace  # noqa: E402
 
 KIND_SKILL = {"git": "git-basics", "json-csv": "json-csv-python", "scripting": "shell-scripts",
               "sqlite": "shell-scripts"}
-STOP = set("the a an to of and or in on for with is are be that this it as at by from use when any "
-           "your you not no so".split())
 
 
 def expected_skill(task: Path) -> str | None:
@@ -45,30 +40,11 @@ def expected_skill(task: Path) -> str | None:
     return KIND_SKILL.get(category)
 
 
-def word_ranking(skills):
-    """The comparison ranking: TF-IDF over words, the library's skills as the documents."""
-    def words(text: str) -> list[str]:
-        return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP and len(w) > 1]
-
-    docs = [Counter(words(f"{s.name.replace('-', ' ')} {s.description}")) for s in skills]
-    df = Counter(w for d in docs for w in d)
-    idf = {w: math.log((len(docs) + 1) / (c + 0.5)) for w, c in df.items()}
-
-    def unit(counts: Counter) -> dict[str, float]:
-        vector = {w: (1 + math.log(c)) * idf.get(w, 0.0) for w, c in counts.items()}
-        norm = math.sqrt(sum(x * x for x in vector.values())) or 1.0
-        return {w: x / norm for w, x in vector.items()}
-
-    vectors = [unit(d) for d in docs]
-
-    def pick(instruction: str) -> str | None:
-        query = unit(Counter(words(instruction)))
-        scored = [(sum(query.get(w, 0.0) * x for w, x in v.items()), s.name)
-                  for v, s in zip(vectors, skills, strict=True)]
-        best = max(scored)
-        return best[1] if best[0] > 0 else None
-
-    return pick
+def cosine_pick(skills, instruction: str, embedder) -> str | None:
+    """The ranking before run 7's: the lexical embedder's cosine, above MIN_RELEVANCE."""
+    scores = embedder_relevance(skills, instruction, embedder)
+    best = max(zip(scores, (s.name for s in skills), strict=True))
+    return best[1] if best[0] >= MIN_RELEVANCE else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,11 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--suite", type=Path, default=ROOT / "benchmarks" / "terminal-easy")
     p.add_argument("--tasks", nargs="+", help="only these task ids (e.g. a run's holdout)")
     p.add_argument("--budget", type=int, default=300, help="skill_in_prompt_tokens (default 300)")
-    p.add_argument("--ranking", choices=["embedder", "words"], default="embedder")
+    p.add_argument("--ranking", choices=["placed", "cosine"], default="placed",
+                   help="placed: best_skill as the agent runs it; cosine: the embedder's cosine (before run 7)")
     args = p.parse_args(argv)
     skills = Workspace(args.workspace).skills(require_verification=False, max_body_chars=10**9)
     embedder, count = LexicalEmbedder(), TokenCounter().count
-    words = word_ranking(skills)
     tasks = sorted(t for t in args.suite.iterdir() if (t / "task.toml").is_file())
     if args.tasks:
         unknown = sorted(set(args.tasks) - {t.name for t in tasks})
@@ -95,8 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         if want is None:
             continue
         instruction = (task / "instruction.md").read_text()
-        if args.ranking == "words":
-            got = words(instruction)
+        if args.ranking == "cosine":
+            got = cosine_pick(skills, instruction, embedder)
         else:
             placed = best_skill(skills, instruction, budget_tokens=args.budget, embedder=embedder, count_tokens=count)
             got = placed.name if placed else None
