@@ -504,7 +504,7 @@ class AdaptiveSkillEngine:
 
         items, judgeable = [], []
         for result in results:
-            if not self.config.gating.judge_check and self._verifier_score(result) is not None:
+            if not self.config.gating.judge_check and verifier_score(result, self.config.gating.score) is not None:
                 continue  # scored by its tests, and no judge check asked for
             trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
             if trajectory is not None:
@@ -527,18 +527,10 @@ class AdaptiveSkillEngine:
     def _score(self, result: AttemptResult, judge_score: float | None) -> float | None:
         """0-1: the verifier's reward (gating.score verifier, where the task has tests and they gave
         one), else the judge's score / 10."""
-        verified = self._verifier_score(result)
+        verified = verifier_score(result, self.config.gating.score)
         if verified is not None:
             return verified
         return None if judge_score is None else judge_score / 10.0
-
-    def _verifier_score(self, result: AttemptResult) -> float | None:
-        """The verifier's reward clipped to 0-1 when gating.score is verifier and the tests gave one."""
-        reward = result.reward
-        if (self.config.gating.score == "verifier" and result.failure_mode != "unverified"
-                and isinstance(reward, int | float) and math.isfinite(reward)):  # test.sh may write "nan"
-            return max(0.0, min(1.0, float(reward)))
-        return None
 
     def _judge(self):
         if self._judge_instance is None:
@@ -718,6 +710,15 @@ def export_baseline(repo: WorkspaceRepo, commit: str, dest: Path, expected_hash:
 class HoldoutRound:
     scores: dict[str, float | None]  # task -> 0-1
     judged: list[tuple[float, bool]]  # (judge score 0-10, verifier passed) per labelled attempt
+
+
+def verifier_score(result: AttemptResult, score: str) -> float | None:
+    """The verifier's reward clipped to 0-1 when gating.score is verifier and the tests gave one."""
+    reward = result.reward
+    if (score == "verifier" and result.failure_mode != "unverified"
+            and isinstance(reward, int | float) and math.isfinite(reward)):  # test.sh may write "nan"
+        return max(0.0, min(1.0, float(reward)))
+    return None
 
 
 def gate_seed(run_seed: int, round_index: int) -> int:
