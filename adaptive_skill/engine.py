@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shutil
 import signal
 import threading
 import time
@@ -402,6 +403,7 @@ class AdaptiveSkillEngine:
                     "cost": round(self.accounting.totals().cost, 6)},
                     summary=f"cycle {n}: accepted ({gated.reason})", ref=candidate)
             self.state.accepted_commit, self.state.accepted_hash = candidate, evolved.candidate_hash
+            keep_rounds(self.run_dir.cycle_dir(n) / "gate-mutated", self.holdout_rounds_dir(evolved.candidate_hash))
             self.run_dir.event("mutation_accepted", cycle=n, tag=tag, commit=candidate)
             return CommitResult(tag=tag, commit=candidate, rolled_back=False)
         if self.repo.head() == candidate:
@@ -710,6 +712,23 @@ def export_baseline(repo: WorkspaceRepo, commit: str, dest: Path, expected_hash:
 class HoldoutRound:
     scores: dict[str, float | None]  # task -> 0-1
     judged: list[tuple[float, bool]]  # (judge score 0-10, verifier passed) per labelled attempt
+
+
+def keep_rounds(gate_mutated: Path, rounds_dir: Path) -> None:
+    """The accepted candidate's gate rounds become the round cache of the new accepted workspace
+    (same workspace, same round seeds): the next gate's baseline and any evaluation of its tag reuse
+    them instead of running them again. Rounds already there are left; each copy lands whole (a
+    temporary name, then a rename), so a crash and resume copy again. Links are copied as links,
+    never followed."""
+    for round_dir in sorted(gate_mutated.glob("r*")):
+        dest = rounds_dir / round_dir.name
+        if dest.exists() or not (round_dir / "results").is_dir():
+            continue
+        rounds_dir.mkdir(parents=True, exist_ok=True)
+        partial = rounds_dir / f".{round_dir.name}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(round_dir, partial, symlinks=True)
+        partial.rename(dest)
 
 
 def verifier_score(result: AttemptResult, score: str) -> float | None:

@@ -84,6 +84,8 @@ def test_three_cycles(setup):
     assert cycle[1]["gate"]["score"] == "verifier" and cycle[1]["gate"]["rounds"] == config.gating.min_rounds == 2
     assert cycle[1]["gate"]["statistic"]["llr"] >= config.gating.accept_at and config.gating.max_rounds == 30
     assert cycle[2]["gate"]["rounds"] == 2 and cycle[2]["gate"]["verdict"] == "reject"
+    # cycle 1's accepted candidate ran its 2 rounds as the mutated side: they are cycle 2's baseline
+    assert cycle[1]["gate"]["baseline_rounds_reused"] == 0 and cycle[2]["gate"]["baseline_rounds_reused"] == 2
     assert cycle[2]["gate"]["round_scores"] == [{t: [1.0, 0.0] for t in cycle[2]["gate"]["round_scores"][0]}] * 2
     # the judge checked against the verifier on holdout: the scripted judge is right every time
     assert cycle[1]["gate"]["judge_check"]["n"] == 8 and cycle[1]["gate"]["judge_check"]["agreement"] == 1.0

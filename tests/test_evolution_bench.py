@@ -182,6 +182,7 @@ def test_the_defaults_fit_the_1_5b_and_bad_values_are_one_line_exit_2(tmp_path):
     default = bench.build_config(bench.settings(bench.parse_args(["--out", str(tmp_path / "a")])), tmp_path / "a")
     assert default.skill_in_prompt_tokens == 300 and default.holdout_ratio == 0.5
     assert not default.gating.judge_check and default.gating.min_rounds == default.gating.max_rounds == 2
+    assert default.max_cycles == 1  # what fits the 2-hour budget at measured times (run.py, Sizing)
     other = bench.build_config(bench.settings(bench.parse_args(
         ["--out", str(tmp_path / "b"), "--skill-in-prompt", "0", "--holdout-ratio", "0.15", "--judge-check"])),
         tmp_path / "b")

@@ -23,14 +23,17 @@ Sizing. Attempts, with H holdout tasks (40 of 80 at holdout_ratio 0.5, the defau
   seed   H*K = 80                (shared with cycle 1's gate baseline)
   expert H*K = 80
   evolve N * batch 4 (with their verdicts), plus the mutated side H*2 = 80 for every cycle whose
-         evolver changed something, plus a new baseline's 80 after an acceptance
-  tags   H*K = 80 per accepted tag
-         (reused from the round cache when the gate ran as many rounds on the same workspace)
+         evolver changed something
+  tags   none: an accepted candidate's gate rounds become its round cache, which the next gate's
+         baseline and the tag's evaluation reuse
 Holdout attempts are not judged (gating.judge_check false; --judge-check judges them too).
-Measured 2026-11-26 (run 7 in docs/results.md; Qwen2.5-Coder-1.5B, the default, 6 steps, temperature
-0.3, the best-matching skill in the prompt, quiet 2-core VM, 2 threads): 19-21 s per holdout attempt
-(agent median 16 s; failures run all 6 steps), so 80 attempts take 26-28 min. The gate's error rates
-at 40 tasks and 2 rounds: benchmarks/perf/bench_gating.py --fixed-rounds 2 --tasks 40 (docs/results.md).
+Measured 2026-11-26 (run 7 in docs/results.md; Qwen2.5-Coder-1.5B, 6 steps, temperature 0.3, the
+best-matching skill in the prompt, quiet 2-core VM, 2 threads): 20-26 s per holdout attempt (agent
+median 16 s; failures run all 6 steps; the expert's longer prompt costs more), so seed and expert
+take 27 + 35 min and a gated cycle about 31 min (4 train attempts with verdicts, the evolver, 80
+mutated attempts): one cycle, the default, fits 2 hours (about 95 min); each further gated cycle adds
+about 31 min. The gate's error rates at 40 tasks and 2 rounds: benchmarks/perf/bench_gating.py
+--fixed-rounds 2 --tasks 40 (docs/results.md).
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, type=Path, help="output directory (re-run with the same one to resume)")
     p.add_argument("--quick", action="store_true", help="smoke check: 2 holdout tasks, 1 repeat, 1 cycle, 3 steps")
-    p.add_argument("--cycles", type=int, default=None, help="evolve cycles (default 3; --quick 1)")
+    p.add_argument("--cycles", type=int, default=None, help="evolve cycles (default 1, to fit 2 hours; each more costs about 30 min)")
     p.add_argument("--repeats", type=int, default=None, help="seeded repeats per workspace (default 2; --quick 1)")
     p.add_argument("--model", default=DEFAULT_MODEL, help=f"model in every role (default {DEFAULT_MODEL})")
     p.add_argument("--max-steps", type=int, default=None, help="agent steps per attempt (default 6; --quick 3)")
@@ -96,7 +99,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def settings(args: argparse.Namespace) -> dict:
     quick = args.quick
     return {"model": args.model, "quick": quick, "seed": args.seed, "suite": str(args.suite.resolve()),
-            "cycles": args.cycles or (1 if quick else 3), "repeats": args.repeats or (1 if quick else 2),
+            "cycles": args.cycles or 1, "repeats": args.repeats or (1 if quick else 2),
             "max_steps": args.max_steps or (3 if quick else 6), "holdout_tasks": 2 if quick else None,
             "temperature": args.temperature, "evolver": args.evolver,
             "gate_rounds": args.gate_rounds or (1 if quick else 2), "labels": args.labels,
