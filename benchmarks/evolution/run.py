@@ -27,12 +27,11 @@ Sizing. Attempts, with H holdout tasks (40 of 80 at holdout_ratio 0.5, the defau
   tags   none: an accepted candidate's gate rounds become its round cache, which the next gate's
          baseline and the tag's evaluation reuse
 Holdout attempts are not judged (gating.judge_check false; --judge-check judges them too).
-Measured 2026-11-26 (run 7 in docs/results.md; Qwen2.5-Coder-1.5B, 6 steps, temperature 0.3, the
-best-matching skill in the prompt, quiet 2-core VM, 2 threads): 20-26 s per holdout attempt (agent
-median 16 s; failures run all 6 steps; the expert's longer prompt costs more), so seed and expert
-take 27 + 35 min and a gated cycle about 31 min (4 train attempts with verdicts, the evolver, 80
-mutated attempts): one cycle, the default, fits 2 hours (about 95 min); each further gated cycle adds
-about 31 min. The gate's error rates at 40 tasks and 2 rounds: benchmarks/perf/bench_gating.py
+Measured 2026-11-26/27 (runs 7 and 8 in docs/results.md; Qwen2.5-Coder-1.5B, 6 steps, temperature
+0.3, the best-matching skill in the prompt, quiet 2-core VM, 2 threads): 17-26 s per holdout attempt
+(failures run all 6 steps; the expert's longer prompt costs more), so seed and expert take 22-27 +
+26-35 min and a gated cycle 28-31 min: one cycle, the default, took 76 min (run 8); each further
+gated cycle adds up to 31 min. The gate's error rates at 40 tasks and 2 rounds: benchmarks/perf/bench_gating.py
 --fixed-rounds 2 --tasks 40 (docs/results.md).
 """
 
@@ -67,7 +66,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, type=Path, help="output directory (re-run with the same one to resume)")
     p.add_argument("--quick", action="store_true", help="smoke check: 2 holdout tasks, 1 repeat, 1 cycle, 3 steps")
-    p.add_argument("--cycles", type=int, default=None, help="evolve cycles (default 1, to fit 2 hours; each more costs about 30 min)")
+    p.add_argument("--cycles", type=int, default=None,
+                   help="evolve cycles (default 1, to fit 2 hours; each more costs about 30 min)")
     p.add_argument("--repeats", type=int, default=None, help="seeded repeats per workspace (default 2; --quick 1)")
     p.add_argument("--model", default=DEFAULT_MODEL, help=f"model in every role (default {DEFAULT_MODEL})")
     p.add_argument("--max-steps", type=int, default=None, help="agent steps per attempt (default 6; --quick 3)")
