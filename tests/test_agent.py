@@ -281,6 +281,27 @@ def test_a_submit_before_any_command_is_refused_when_the_limits_ask_for_one(sand
     assert [s["tool"] for s in saved["steps"]] == ["submit", "bash", "submit"]
 
 
+def test_check_before_submit_answers_the_first_submit_once_and_reads_the_model_config(sandbox, tmp_path):
+    """models.agent.check_before_submit: the first submit is held with CHECK_FIRST and the attempt goes
+    on; the next submit ends it (the agent is never held twice). Off, the first submit ends it."""
+    from adaptive_skill.agent.loop import CHECK_FIRST
+    from adaptive_skill.config import EvolveConfig
+
+    limits = AgentLimits.from_config(EvolveConfig(models={"agent": {"check_before_submit": True}}))
+    assert limits.check_before_submit and not AgentLimits.from_config(EvolveConfig()).check_before_submit
+    replies = [text("echo hi > hello.txt"), text("wrote it", "submit"), text("cat hello.txt"),
+               text("checked", "submit"), text("never asked", "submit")]
+    trajectory, saved, _ = run(replies, sandbox, tmp_path, native=False, limits=limits)
+    assert trajectory.status == "submitted" and trajectory.submission == "checked"
+    assert [(s["tool"], s.get("error")) for s in saved["steps"]] == [
+        ("bash", None), ("submit", CHECK_FIRST), ("bash", None), ("submit", None)]
+    assert f"Observation (submit):\nerror: {CHECK_FIRST}" in [m["content"] for m in saved["messages"]]
+    (tmp_path / "off").mkdir()
+    trajectory, saved, _ = run(replies, sandbox, tmp_path / "off", native=False,
+                               limits=AgentLimits.from_config(EvolveConfig()))
+    assert trajectory.submission == "wrote it" and len(saved["steps"]) == 2
+
+
 def test_a_submit_without_a_command_ends_the_attempt_by_default(sandbox, tmp_path):
     trajectory, saved, _ = run([text("nothing to change", "submit")], sandbox, tmp_path, native=False)
     assert trajectory.status == "submitted" and len(saved["steps"]) == 1 and saved["steps"][0].get("error") is None

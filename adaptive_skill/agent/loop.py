@@ -46,6 +46,9 @@ _LIMITS, _SANDBOX = LimitsConfig(), SandboxConfig()  # the config's defaults: ea
 NO_WALL_LIMIT_SEC = 3600.0  # an attempt's wall time when the config sets no limits.max_wall_time_sec
 EARLY_SUBMIT = ("not submitted: you have not run a command yet, so nothing in the terminal has changed. "
                 "Run the command that does the task first, check its result, then submit.")
+CHECK_FIRST = ("not submitted yet: look at your result first. Run one command that shows it (for example cat "
+               "the file you wrote, ls -l, git log -1) and compare it with every detail of the task; fix what "
+               "differs, then submit.")
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class AgentLimits:
     # attempt (task attempts use 1: a task is done in the terminal, and a small model often submits at
     # once; the evolver may rightly submit "no change" without a command).
     submit_after_commands: int = 0
+    check_before_submit: bool = False  # the first submit is answered with CHECK_FIRST (models.agent)
 
     @classmethod
     def from_config(cls, config: EvolveConfig, max_steps: int | None = None) -> AgentLimits:
@@ -68,7 +72,8 @@ class AgentLimits:
         return cls(max_steps=config.limits.max_steps if max_steps is None else max_steps,
                    wall_time_sec=config.limits.max_wall_time_sec or NO_WALL_LIMIT_SEC,
                    command_timeout_sec=config.sandbox.command_timeout_sec,
-                   output_limit_chars=config.sandbox.output_limit_chars)
+                   output_limit_chars=config.sandbox.output_limit_chars,
+                   check_before_submit=config.models.agent.check_before_submit)
 
 
 @dataclass
@@ -147,6 +152,7 @@ class TerminalAgent:
         trajectory.save()
         deadline = time.monotonic() + self.limits.wall_time_sec
         format_errors = commands = 0
+        checked = False  # CHECK_FIRST was answered once: the next submit ends the attempt
 
         for index in range(1, self.limits.max_steps + 1):
             if time.monotonic() >= deadline:
@@ -195,11 +201,16 @@ class TerminalAgent:
                 action = Action("read_skill", action.argument.strip())
             step.tool, step.argument = action.tool, action.argument
             early = action.tool == "submit" and commands < self.limits.submit_after_commands
-            observation = self._early_submit(step) if early else self._execute(action, step, sandbox, deadline)
+            check = action.tool == "submit" and not early and self.limits.check_before_submit and not checked
+            checked = checked or check
+            if early or check:
+                observation = self._hold_submit(step, EARLY_SUBMIT if early else CHECK_FIRST)
+            else:
+                observation = self._execute(action, step, sandbox, deadline)
             commands += action.tool == "bash"
             trajectory.steps.append(step)
             self._observe(trajectory, context, action, observation)
-            if action.tool == "submit" and not early:
+            if action.tool == "submit" and not (early or check):
                 trajectory.status, trajectory.submission = "submitted", action.argument
                 break
             if step.timed_out and time.monotonic() >= deadline:
@@ -243,10 +254,11 @@ class TerminalAgent:
             step.duration_sec = round(time.monotonic() - started, 3)
 
     @staticmethod
-    def _early_submit(step: StepRecord) -> str:
-        step.error = EARLY_SUBMIT
+    def _hold_submit(step: StepRecord, reason: str) -> str:
+        """A submit answered instead of ending the attempt (EARLY_SUBMIT or CHECK_FIRST)."""
+        step.error = reason
         step.duration_sec = 0.0
-        return f"error: {EARLY_SUBMIT}"
+        return f"error: {reason}"
 
     def _observe(self, trajectory: Trajectory, context: list[dict[str, Any]], action: Action,
                  observation: str) -> None:

@@ -92,6 +92,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--judge-check", action="store_true",
                    help="also judge every verifier-scored holdout attempt (gating.judge_check; off by default: "
                         "it doubles a holdout attempt's cost, and the curve and the gate use the verifier)")
+    p.add_argument("--check-before-submit", action="store_true",
+                   help="models.agent.check_before_submit: the agent's first submit of an attempt is answered "
+                        "with a request to look at its result first (docs/results.md, run 8's one-command habit)")
     p.add_argument("--suite", type=Path, default=SUITE, help="task suite (default benchmarks/terminal-easy)")
     return p.parse_args(argv)
 
@@ -104,7 +107,9 @@ def settings(args: argparse.Namespace) -> dict:
             "temperature": args.temperature, "evolver": args.evolver,
             "gate_rounds": args.gate_rounds or (1 if quick else 2), "labels": args.labels,
             "skill_in_prompt": args.skill_in_prompt, "holdout_ratio": args.holdout_ratio,
-            "judge_check": args.judge_check}
+            "judge_check": args.judge_check,
+            # only when set: the directories of earlier runs keep their settings and resume
+            **({"check_before_submit": True} if args.check_before_submit else {})}
 
 
 def build_config(s: dict, out: Path) -> EvolveConfig:
@@ -113,7 +118,8 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
     gate_rounds = s["gate_rounds"]
     # Token limits that never cut a reply: the agent's grammar bounds fit 4096 (docs/llm.md), the
     # judge's longest reply under its schema 1024 (observe/judge.py, reply_max_chars).
-    roles = {"agent": {"model": model, "max_tokens": 4096}, "judge": {"model": model, "max_tokens": 1024},
+    agent = {"model": model, "max_tokens": 4096, "check_before_submit": s.get("check_before_submit", False)}
+    roles = {"agent": agent, "judge": {"model": model, "max_tokens": 1024},
              "evolver": {"model": model, "max_tokens": 1024},
              "proposer": {"model": model, "max_tokens": 512, "temperature": 0.7}, "embedder": {"model": "lexical"}}
     return EvolveConfig.model_validate({
