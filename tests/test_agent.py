@@ -282,13 +282,20 @@ def test_a_submit_before_any_command_is_refused_when_the_limits_ask_for_one(sand
 
 
 def test_check_before_submit_answers_the_first_submit_once_and_reads_the_model_config(sandbox, tmp_path):
-    """models.agent.check_before_submit: the first submit is held with CHECK_FIRST and the attempt goes
-    on; the next submit ends it (the agent is never held twice). Off, the first submit ends it."""
+    """models.agent.check_before_submit: a task attempt's first submit is held with CHECK_FIRST and the
+    attempt goes on; the next submit ends it (never held twice). Off, the first submit ends it. The
+    evolver's turns (AgentLimits.from_config) are never held."""
     from adaptive_skill.agent.loop import CHECK_FIRST
     from adaptive_skill.config import EvolveConfig
+    from adaptive_skill.harness.agents import build_agent
 
-    limits = AgentLimits.from_config(EvolveConfig(models={"agent": {"check_before_submit": True}}))
-    assert limits.check_before_submit and not AgentLimits.from_config(EvolveConfig()).check_before_submit
+    config = EvolveConfig(models={"agent": {"check_before_submit": True}}, spiral={"enabled": False})
+    llm = ScriptedLLM([], None)
+    limits = build_agent("llm", config, workspace=WORKSPACE, trajectories_dir=tmp_path / "trajs", llm=llm).limits
+    assert limits.check_before_submit and not AgentLimits.from_config(config).check_before_submit
+    off = build_agent("llm", config.model_copy(update={"models": EvolveConfig().models}), workspace=WORKSPACE,
+                      trajectories_dir=tmp_path / "trajs", llm=llm)
+    assert not off.limits.check_before_submit
     replies = [text("echo hi > hello.txt"), text("wrote it", "submit"), text("cat hello.txt"),
                text("checked", "submit"), text("never asked", "submit")]
     trajectory, saved, _ = run(replies, sandbox, tmp_path, native=False, limits=limits)
@@ -297,8 +304,7 @@ def test_check_before_submit_answers_the_first_submit_once_and_reads_the_model_c
         ("bash", None), ("submit", CHECK_FIRST), ("bash", None), ("submit", None)]
     assert f"Observation (submit):\nerror: {CHECK_FIRST}" in [m["content"] for m in saved["messages"]]
     (tmp_path / "off").mkdir()
-    trajectory, saved, _ = run(replies, sandbox, tmp_path / "off", native=False,
-                               limits=AgentLimits.from_config(EvolveConfig()))
+    trajectory, saved, _ = run(replies, sandbox, tmp_path / "off", native=False, limits=AgentLimits())
     assert trajectory.submission == "wrote it" and len(saved["steps"]) == 2
 
 

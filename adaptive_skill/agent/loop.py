@@ -64,7 +64,8 @@ class AgentLimits:
     # attempt (task attempts use 1: a task is done in the terminal, and a small model often submits at
     # once; the evolver may rightly submit "no change" without a command).
     submit_after_commands: int = 0
-    check_before_submit: bool = False  # the first submit is answered with CHECK_FIRST (models.agent)
+    check_before_submit: bool = False  # the first submit is answered with CHECK_FIRST (task attempts:
+    # models.agent.check_before_submit, set by harness/agents.py; never the evolver's turns)
 
     @classmethod
     def from_config(cls, config: EvolveConfig, max_steps: int | None = None) -> AgentLimits:
@@ -72,8 +73,7 @@ class AgentLimits:
         return cls(max_steps=config.limits.max_steps if max_steps is None else max_steps,
                    wall_time_sec=config.limits.max_wall_time_sec or NO_WALL_LIMIT_SEC,
                    command_timeout_sec=config.sandbox.command_timeout_sec,
-                   output_limit_chars=config.sandbox.output_limit_chars,
-                   check_before_submit=config.models.agent.check_before_submit)
+                   output_limit_chars=config.sandbox.output_limit_chars)
 
 
 @dataclass

@@ -12,6 +12,7 @@ All three implement the Agent protocol (adaptive_skill/protocols.py).
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from pathlib import Path
 
 from adaptive_skill.agent.loop import AgentLimits, MemoryOptions, TerminalAgent
@@ -131,7 +132,8 @@ def build_agent(name: str, config: EvolveConfig, *, workspace: Workspace | Path 
         from adaptive_skill.spiral import monitor_factory as spiral_monitor_factory
 
         monitor_factory = spiral_monitor_factory(config)
-    return LLMAgent(llm, workspace, trajectories_dir, AgentLimits.from_config(config), monitor_factory=monitor_factory,
+    limits = replace(AgentLimits.from_config(config), check_before_submit=config.models.agent.check_before_submit)
+    return LLMAgent(llm, workspace, trajectories_dir, limits, monitor_factory=monitor_factory,
                     drafts_dir=drafts_dir, memory=memory_options(config, workspace))
 
 
