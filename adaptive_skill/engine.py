@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import shutil
 import signal
 import threading
@@ -718,17 +719,22 @@ def keep_rounds(gate_mutated: Path, rounds_dir: Path) -> None:
     """The accepted candidate's gate rounds become the round cache of the new accepted workspace
     (same workspace, same round seeds): the next gate's baseline and any evaluation of its tag reuse
     them instead of running them again. Rounds already there are left; each copy lands whole (a
-    temporary name, then a rename), so a crash and resume copy again. Links are copied as links,
-    never followed."""
+    temporary name, then a rename), so a crash and resume copy again. Only real directories and
+    files are copied: a link (the host writes none there) is neither followed nor copied."""
     for round_dir in sorted(gate_mutated.glob("r*")):
         dest = rounds_dir / round_dir.name
-        if dest.exists() or not (round_dir / "results").is_dir():
+        results = round_dir / "results"
+        if dest.exists() or round_dir.is_symlink() or results.is_symlink() or not results.is_dir():
             continue
         rounds_dir.mkdir(parents=True, exist_ok=True)
         partial = rounds_dir / f".{round_dir.name}.partial"
         shutil.rmtree(partial, ignore_errors=True)
-        shutil.copytree(round_dir, partial, symlinks=True)
+        shutil.copytree(round_dir, partial, symlinks=True, ignore=_links)
         partial.rename(dest)
+
+
+def _links(directory: str, names: list[str]) -> list[str]:
+    return [name for name in names if os.path.islink(os.path.join(directory, name))]
 
 
 def verifier_score(result: AttemptResult, score: str) -> float | None:
