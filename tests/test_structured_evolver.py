@@ -511,3 +511,15 @@ def test_a_skill_the_gate_rejected_is_not_proposed_again_by_name_or_in_other_wor
     shutil.rmtree(env["out"])
     llm = ScriptedLLM([{"content": good()}], Accounting(config.limits), role="evolver")
     assert StructuredEvolver(llm, config).evolve(env["workspace"], env["observations"], env["out"]).mutated
+
+
+@pytest.mark.parametrize("allow_network", [False, True])
+def test_the_question_says_the_containers_have_no_network_only_when_none_can(env, allow_network):
+    """sandbox.allow_network false: no task's container has a network, and the question says so;
+    with it on (a suite whose tasks may reach the network), the question does not claim it."""
+    from adaptive_skill.evolve.prompts import NO_NETWORK
+
+    _, llm = evolve(env, [good()], sandbox={"allow_network": allow_network})
+    asked = llm.requests[0].messages[-1]["content"]
+    assert (NO_NETWORK in asked) is (not allow_network)
+    assert "### parse-config (score 2/10)" in asked

@@ -145,13 +145,19 @@ STRUCTURED_RULES = (
 )
 
 
+NO_NETWORK = ("The tasks run in containers without a network: nothing can be downloaded or installed "
+              "(no apt-get, pip or curl). A skill must use the tools the container already has.")
+
+
 def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, protect_skills: bool, digest: str,
-                           history: list[str], skill_use: str = "") -> str:
+                           history: list[str], skill_use: str = "", network: bool = True) -> str:
     """The structured evolver's one question. `skills`: (name, description) of the current library;
     `history`: earlier changes and the gate's decision on each; `skill_use`: how the agent used each
-    skill (observe/attribution.py)."""
+    skill (observe/attribution.py); `network`: whether a task's container can have a network
+    (sandbox.allow_network). Without one the question says so: told nothing, Qwen2.5-Coder-1.5B wrote
+    a skill that installs jq with apt-get (docs/results.md, runs 7 and 8)."""
     lines = ["Failed tasks of the last batch (the judge's scores are estimates from behaviour):", "",
-             digest or "(none)", "", "Skills now:"]
+             digest or "(none)", "", *([] if network else [NO_NETWORK, ""]), "Skills now:"]
     lines += [f"- {name}: {description}" for name, description in skills] or ["- (none)"]
     if skill_use.strip():
         lines += ["", skill_use.strip()]

@@ -117,7 +117,8 @@ class StructuredEvolver:
             library = [(name, _description(before / "skills" / name / "SKILL.md")) for name in existing]
             record.instruction = structured_instruction(skills=library, max_skills=c.max_skills,
                                                         protect_skills=c.protect_skills, digest=digest.text,
-                                                        history=history, skill_use=digest.skill_use)
+                                                        history=history, skill_use=digest.skill_use,
+                                                        network=c.sandbox.allow_network)
             record.messages += [{"role": "system", "content": STRUCTURED_SYSTEM},
                                 {"role": "user", "content": record.instruction}]
             turns = {"left": 1}  # one more question, for a refusal or a rules violation

@@ -2,6 +2,7 @@
 
     python benchmarks/roles/evolver.py RUN [RUN ...] [--model M] [--max-tokens T] [--json out.json]
     python benchmarks/roles/evolver.py --batches JUDGED.json [--batch 4] ...
+    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 [--allow-network]
 
 RUN is an `evolve` run directory (runs/<id>, or a learning-curve benchmark's DIR/runs/evolve). For
 every cycle whose observations hold a failure (RUN/cycles/NNN/observations), the structured evolver
@@ -16,6 +17,11 @@ verdicts) and cuts it into batches of --batch attempts in file order, each writt
 observations exactly as the engine writes them (observe/observations.py: signals, the compressed
 trajectory, the verdict; no test result), so the evolver can be asked about more batches than the
 runs at hand had cycles.
+
+--seeds N --temperature T asks each question N times at sampling seeds 0..N-1: the spread of what
+the model writes for one question, to compare two prompts on more than one reply each.
+--allow-network asks as for a sandbox whose tasks may have a network (the question then does not
+say the containers have none): the comparison for that sentence.
 """
 
 from __future__ import annotations
@@ -84,16 +90,37 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", default="local/qwen2.5-coder-1.5b")
     p.add_argument("--max-tokens", type=int, default=1024)
     p.add_argument("--json", type=Path)
+    p.add_argument("--allow-network", action="store_true",
+                   help="ask as for a sandbox with sandbox.allow_network on (the question then does not say "
+                        "the containers have no network)")
+    p.add_argument("--seeds", type=int, default=1,
+                   help="ask each question this many times, sampling seeds 0..N-1 (needs --temperature > 0)")
+    p.add_argument("--temperature", type=float, default=0.0, help="the evolver's sampling (default 0, the engine's)")
     args = p.parse_args(argv)
-    config = EvolveConfig.model_validate({"evolver": {"mode": "structured"}, "max_skills": 5,
-                                         "models": {"evolver": {"model": args.model,
-                                                                "max_tokens": args.max_tokens}}})
-    accounting = Accounting()
-    evolver = StructuredEvolver(make_llm(config.models.evolver, accounting, "evolver"), config,
-                                accounting=accounting)
-    rows = []
+    if args.seeds > 1 and args.temperature <= 0:
+        p.error("--seeds > 1 needs --temperature > 0: at temperature 0 every seed gives the same reply")
     scratch_root = Path(tempfile.mkdtemp(prefix="evolver-probe-batches-"))
     found = questions(args.runs) + (batches(args.batches, args.batch, scratch_root) if args.batches else [])
+    rows = []
+    for seed in range(args.seeds):
+        config = EvolveConfig.model_validate({
+            "evolver": {"mode": "structured"}, "max_skills": 5, "sandbox": {"allow_network": args.allow_network},
+            "models": {"evolver": {"model": args.model, "max_tokens": args.max_tokens,
+                                   "temperature": args.temperature, "seed": seed}}})
+        accounting = Accounting()
+        evolver = StructuredEvolver(make_llm(config.models.evolver, accounting, "evolver"), config,
+                                    accounting=accounting)
+        rows += ask(evolver, found, seed)
+    written = sum(r["status"] == "submitted" for r in rows)
+    print(json.dumps({"questions": len(rows), "written": written,
+                      "statuses": {s: sum(r["status"] == s for r in rows) for s in {r["status"] for r in rows}}}))
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2) + "\n")
+    return 0
+
+
+def ask(evolver, found: list[Path], seed: int) -> list[dict]:
+    rows = []
     for observations in found:
         with tempfile.TemporaryDirectory(prefix="evolver-probe-") as scratch:
             workspace = Path(scratch) / "workspace"
@@ -103,23 +130,18 @@ def main(argv: list[str] | None = None) -> int:
             seconds = time.monotonic() - started
             record = json.loads((Path(scratch) / "out" / "evolver.json").read_text())
         replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
-        row = {"cycle": str(observations.parent), "status": outcome.status, "summary": outcome.summary,
-               "seconds": round(seconds, 1), "replies": replies,
+        row = {"cycle": str(observations.parent), "seed": seed, "status": outcome.status,
+               "summary": outcome.summary, "seconds": round(seconds, 1), "replies": replies,
                "violations": [v.message for v in outcome.violations], "errors": record["metadata"]["errors"]}
         rows.append(row)
-        print(f"== {observations.parent} ({seconds:.0f} s): {outcome.status}")
+        print(f"== {observations.parent}, seed {seed} ({seconds:.0f} s): {outcome.status}")
         print(record["messages"][1]["content"].split("\n\nSkills now:")[0])
         for reply in replies:
             print("-> " + reply)
         for problem in row["violations"] + row["errors"]:
             print("   refused: " + problem[:300])
         print(flush=True)
-    written = sum(r["status"] == "submitted" for r in rows)
-    print(json.dumps({"questions": len(rows), "written": written,
-                      "statuses": {s: sum(r["status"] == s for r in rows) for s in {r["status"] for r in rows}}}))
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=2) + "\n")
-    return 0
+    return rows
 
 
 if __name__ == "__main__":
