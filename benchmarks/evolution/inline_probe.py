@@ -6,8 +6,8 @@ For every task of the suite whose kind one of the workspace's skills is written 
 agent/inline.py's best_skill places in the prompt (with the lexical embedder, the default), against
 the skill written for that kind. The kinds are the expert workspace's (benchmarks/evolution/
 expert-workspace): a task's category from its task.toml names the skill (git -> git-basics, json-csv
--> json-csv-python, scripting and sqlite -> shell-scripts, a zip archive -> json-csv-python); tasks of
-other categories (text, files, tar) are left out, the expert's general skills serve them all.
+-> json-csv-python, scripting and sqlite -> shell-scripts, text-processing -> text-files,
+files-permissions and archives -> files-archives, a zip archive -> json-csv-python).
 
 `--ranking cosine` ranks instead by the lexical embedder's cosine, as best_skill did before run 7
 (docs/results.md): the comparison. The budget is not applied to it (every expert skill fits 300).
@@ -17,6 +17,7 @@ Prints per task the expected and the placed skill, then the share placed right, 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -30,12 +31,13 @@ from adaptive_skill.observe.tokens import TokenCounter  # noqa: E402
 from adaptive_skill.workspace import Workspace  # noqa: E402
 
 KIND_SKILL = {"git": "git-basics", "json-csv": "json-csv-python", "scripting": "shell-scripts",
-              "sqlite": "shell-scripts"}
+              "sqlite": "shell-scripts", "text-processing": "text-files", "files-permissions": "files-archives",
+              "archives": "files-archives"}
 
 
 def expected_skill(task: Path) -> str | None:
     category = tomllib.loads((task / "task.toml").read_text())["metadata"].get("category")
-    if category == "archives" and "zip" in task.name:
+    if category == "archives" and re.search(r"(^|-)(un)?zip", task.name):  # not gzip, gunzip
         return "json-csv-python"
     return KIND_SKILL.get(category)
 
