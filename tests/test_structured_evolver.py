@@ -523,3 +523,18 @@ def test_the_question_says_the_containers_have_no_network_only_when_none_can(env
     asked = llm.requests[0].messages[-1]["content"]
     assert (NO_NETWORK in asked) is (not allow_network)
     assert "### parse-config (score 2/10)" in asked
+
+
+def test_a_step_that_is_a_failed_command_of_the_record_is_refused_and_asked_again(env):
+    """Run 10: the 1.5B's skill for `jq: command not found` was the failed jq commands themselves,
+    without the record's `-> exit 127`, which quotes_record looks for. A step that is a command the
+    record shows failing is refused; one that succeeded (`ls /app`) is not a reason."""
+    copied = good(name="python-modules", description="Use when python3 cannot import a module (ModuleNotFoundError).",
+                  steps=["ls /app", "$  python3 -c 'import yaml'"])
+    fixed = good(name="python-modules", description="Use when python3 cannot import a module (ModuleNotFoundError).",
+                 steps=["ls /app", "Read the file with the json module or plain text instead: the module is not installed."])
+    outcome, llm = evolve(env, [json.dumps(copied), json.dumps(fixed)])
+    asked_again = llm.requests[1].messages[-1]["content"]
+    assert "a step is a command that failed in the record" in asked_again and "import yaml" in asked_again
+    assert outcome.mutated and "json module" in skill_text(env, "python-modules")
+    assert "import yaml" not in skill_text(env, "python-modules")

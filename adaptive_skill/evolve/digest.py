@@ -45,6 +45,7 @@ class Digest:
     tasks: list[str] = field(default_factory=list)  # the failing task ids shown, lowest score first
     terms: set[str] = field(default_factory=set)  # the shown failures' programs and errors (relevance.py)
     skill_use: str = ""  # how the agent used each skill (observations/skills.md), when there are skills
+    failed_commands: set[str] = field(default_factory=set)  # shown commands that failed, whitespace folded
 
 
 def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_chars: int = 3000) -> Digest:
@@ -63,21 +64,29 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
     blocks: list[str] = []
     tasks: list[str] = []
     terms: set[str] = set()
+    failed: set[str] = set()
     used = 0
     for _, name, score, verdict, folder in rows[:max_tasks]:
-        block, shown_commands, shown_errors = _block(name, score, verdict, folder)
+        block, shown_commands, shown_errors, failed_commands = _block(name, score, verdict, folder)
         if used + len(block) > max_chars:
             break
         blocks.append(block)
         tasks.append(name)
         terms |= situation_terms(shown_commands, shown_errors)
+        failed |= {fold(command) for command in failed_commands}
         used += len(block) + 2
     skill_use = "" if root.is_symlink() else _line_block(read_bounded(root / SKILL_USE), SKILL_USE_CHARS)
-    return Digest("\n\n".join(blocks), tasks, terms, skill_use)
+    return Digest("\n\n".join(blocks), tasks, terms, skill_use, failed)
 
 
-def _block(name: str, score: float | None, verdict: dict[str, Any], folder: Path) -> tuple[str, list[str], list[str]]:
-    """The task's lines, and the commands and error lines they show."""
+def fold(command: str) -> str:
+    """A command compared as text: a leading `$ ` and runs of whitespace do not count."""
+    return " ".join(command.strip().removeprefix("$ ").split())
+
+
+def _block(name: str, score: float | None, verdict: dict[str, Any],
+           folder: Path) -> tuple[str, list[str], list[str], list[str]]:
+    """The task's lines, the commands and error lines they show, and the shown commands that failed."""
     shown = "no verdict" if score is None else f"score {score:g}/10"
     tests = _json(folder / TESTS).get("passed")
     if isinstance(tests, bool):
@@ -97,7 +106,9 @@ def _block(name: str, score: float | None, verdict: dict[str, Any], folder: Path
     reason = verdict.get("failure_reason") or verdict.get("error") or verdict.get("outcome")
     lines.append(f"Judge: {_line(reason if isinstance(reason, str) else '', REASON_CHARS) or '(no reason given)'}")
     shown_commands = [command for command, _ in commands[-LAST_COMMANDS:]] + [command for command, _, _ in errors]
-    return "\n".join(lines), shown_commands, [text for _, _, text in errors]
+    failed = [command for command, status in commands[-LAST_COMMANDS:] if status not in ("exit 0", "unknown")]
+    failed += [command for command, _, _ in errors]
+    return "\n".join(lines), shown_commands, [text for _, _, text in errors], failed
 
 
 def last_commands(trajectory: str) -> list[tuple[str, str]]:

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
+from adaptive_skill.evolve.digest import Digest, fold, read_bounded, read_digest
 from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
 from adaptive_skill.evolve.prompts import STRUCTURED_RULES, STRUCTURED_SYSTEM, structured_instruction, structured_repair
 from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule
@@ -210,6 +210,11 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     if quoted := quotes_record([*steps, *verification]):
         return [f"a step or check quotes the failures' record ({quoted[:80]!r}): write what the agent should "
                 "run instead, not what it ran"]
+    # Qwen2.5-Coder-1.5B's skill for `jq: command not found` was the three failed jq commands, without
+    # the record's "-> exit 127" (docs/results.md, run 10)
+    if failed := next((step for step in steps if fold(step) in digest.failed_commands), None):
+        return [f"a step is a command that failed in the record ({failed[:80]!r}): write what the agent should "
+                "run instead, with a tool the container has"]
     text = " ".join([description, *steps, *verification])
     body = text.lower()
     named = [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]
