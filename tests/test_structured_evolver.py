@@ -503,8 +503,9 @@ def test_a_skill_the_gate_rejected_is_not_proposed_again_by_name_or_in_other_wor
     renamed = good(name="verify-output-files")
     outcome, llm = ask([renamed, good(name="python-yaml-missing",
                                       description="Use when python3 says No module named yaml.",
-                                      steps=["Install it with pip install pyyaml, then run the script again."],
-                                      verification=["python3 -c 'import yaml' exits 0."])])
+                                      steps=["Without the yaml module, read the key: value lines with python3 "
+                                             "string methods, then run the script again."],
+                                      verification=["python3 prints the values, no ModuleNotFoundError."])])
     assert "in other words" in llm.requests[1].messages[-1]["content"]
     assert outcome.mutated and outcome.changes.created_skills == ["python-yaml-missing"]
     # without the run, nothing is known to be rejected: the same skill is written
@@ -538,3 +539,32 @@ def test_a_step_that_is_a_failed_command_of_the_record_is_refused_and_asked_agai
     assert "a step is a command that failed in the record" in asked_again and "import yaml" in asked_again
     assert outcome.mutated and "json module" in skill_text(env, "python-modules")
     assert "import yaml" not in skill_text(env, "python-modules")
+
+
+@pytest.mark.parametrize("allow_network", [False, True])
+def test_a_step_that_installs_is_refused_only_when_the_containers_have_no_network(env, allow_network):
+    """Run 10: told the containers have no network, the 1.5B still wrote "install jq" / "apt-get
+    install jq" in 5 of 5 replies. With sandbox.allow_network off such a step is refused and asked
+    again; with it on (tasks that may reach the network) it is written."""
+    installing = good(name="python-yaml-missing", description="Use when python3 says No module named yaml.",
+                      steps=["Install the module: pip install pyyaml", "Run the python3 script again."])
+    fixed = good(name="python-yaml-missing", description="Use when python3 says No module named yaml.",
+                 steps=["Without the yaml module, read the key: value lines with python3 string methods."])
+    outcome, llm = evolve(env, [json.dumps(installing), json.dumps(fixed)], sandbox={"allow_network": allow_network})
+    text = skill_text(env, "python-yaml-missing")
+    if allow_network:
+        assert len(llm.requests) == 1 and "pip install pyyaml" in text
+    else:
+        assert "installs or downloads something" in llm.requests[1].messages[-1]["content"]
+        assert outcome.mutated and "pip install" not in text and "string methods" in text
+
+
+def test_installs_tells_an_install_or_download_from_a_mention():
+    from adaptive_skill.evolve.relevance import installs
+
+    for line in ("install jq", "Install jq if it is missing: `apt-get install jq`", "sudo apt-get -y install zip",
+                 "pip3 install pyyaml", "curl -o /tmp/x https://example.com/x", "brew install jq"):
+        assert installs([line]) == line
+    for line in ("python3 -m json.tool IN > OUT", "Check that jq is installed: command -v jq", "make install",
+                 "python3 -m zipfile -c out.zip dir", "Reinstalling is not possible; use python3."):
+        assert installs([line]) is None

@@ -99,6 +99,16 @@ def names_situation(text: str, terms: set[str]) -> bool:
 _RECORD_LINE = re.compile(r"^\s*(?:-\s*)?\$\s.*\s->\s(?:exit\b|format\b|tool\b|timeout\b|timed out\b)", re.IGNORECASE)
 
 
+# A package manager's install, a download, or a step that starts "Install X": none works without a network.
+_INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|apk|brew|pip3?|npm|conda|gem)\b.*\binstall\b|\b(?:curl|wget)\s"
+                      r"|^\W*install\s+\w", re.IGNORECASE)
+
+
+def installs(lines: Iterable[str]) -> str | None:
+    """The first of `lines` that installs or downloads something; or None."""
+    return next((line for line in lines if _INSTALL.search(line)), None)
+
+
 def quotes_record(lines: Iterable[str]) -> str | None:
     """The first of `lines` that is a line of the failures' record copied (a command with its outcome),
     not an instruction; or None."""

@@ -26,7 +26,7 @@ from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import Digest, fold, read_bounded, read_digest
 from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
 from adaptive_skill.evolve.prompts import STRUCTURED_RULES, STRUCTURED_SYSTEM, structured_instruction, structured_repair
-from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule
+from adaptive_skill.evolve.relevance import installs, names_situation, quotes_record, restated_rule
 from adaptive_skill.evolve.rules import Changes, Violation, skill_names
 from adaptive_skill.evolve.team.library import SkillText, load_history, rejected_commits
 from adaptive_skill.files import write_json_atomic
@@ -130,10 +130,13 @@ class StructuredEvolver:
                 record.messages.append({"role": "user", "content": structured_repair(problems)})
                 return self._ask(record, task_id, outcome)
 
+            def write(answer: SkillReply) -> list[str]:
+                return _write(after, before, answer, set(existing), digest, rejected, network=c.sandbox.allow_network)
+
             reply = self._ask(record, task_id, outcome)
-            refusals = _write(after, before, reply, set(existing), digest, rejected) if reply else []
+            refusals = write(reply) if reply else []
             if refusals and (again := ask_again(refusals)) is not None:
-                reply, refusals = again, _write(after, before, again, set(existing), digest, rejected)
+                reply, refusals = again, write(again)
             if reply is None:  # _ask set the status
                 return
             outcome.summary = _summary(reply, written=False)
@@ -150,7 +153,7 @@ class StructuredEvolver:
                 fixed = ask_again([v.message for v in repairable])
                 if fixed is not None:  # the new reply replaces the change; nothing else is in `after`
                     reply = fixed
-                    if problems := _write(after, before, fixed, set(existing), digest, rejected):
+                    if problems := write(fixed):
                         outcome.violations.append(Violation("reply", "; ".join(problems), [], repairable=False))
 
             enforce_rules(before, after, c, outcome, repair)
@@ -187,7 +190,7 @@ def clean(text: str) -> str:
 
 
 def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], digest: Digest,
-           rejected: list[SkillText] = ()) -> list[str]:
+           rejected: list[SkillText] = (), *, network: bool = True) -> list[str]:
     """Reset `after` to `before` and write the reply's skill into it; the reasons it was refused
     (then `after` stays as `before`). `none` writes nothing. `rejected`: skills the gate rejected
     earlier in the run, which are not proposed again under their name or in other words."""
@@ -215,6 +218,11 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     if failed := next((step for step in steps if fold(step) in digest.failed_commands), None):
         return [f"a step is a command that failed in the record ({failed[:80]!r}): write what the agent should "
                 "run instead, with a tool the container has"]
+    if not network and (install := installs(steps)):
+        # told the containers have no network, the 1.5B still wrote "install jq" in 2 of 5 replies
+        # (docs/results.md, run 10)
+        return [f"a step installs or downloads something ({install[:80]!r}), but the containers have no network: "
+                "use a tool they already have"]
     text = " ".join([description, *steps, *verification])
     body = text.lower()
     named = [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]
