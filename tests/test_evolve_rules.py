@@ -107,3 +107,80 @@ def test_outside_changes_and_bad_prompt_and_memory(trees):
     assert rules(violations) == ["memory", "memory", "outside", "prompt"]  # the load check does not repeat them
     revert(violations, before, after)
     assert diff_trees(before, after).empty
+
+
+INSTALLING = ("---\nname: {name}\ndescription: Use when jq says command not found.\n---\n## Steps\n"
+              "1. {step}\n2. Run the command again.\n## Verification\n- The output file exists.\n")
+
+
+@pytest.mark.parametrize("step", ["apt-get install -y jq", "Install jq: `pip install jq`", "`curl -sO https://x/jq`"])
+@pytest.mark.parametrize("allow_network", [False, True])
+def test_a_skill_that_installs_breaks_a_rule_only_without_a_network(trees, step, allow_network):
+    """Every evolver mode goes through check(): with sandbox.allow_network off (the default) a skill
+    line that installs or downloads, in a list item or in backticks, is a quality violation (repairable:
+    the evolver is asked to fix it, then it is reverted); with the network on it is a skill like any other."""
+    before, after = trees
+    add_skill(after, "jq-missing", INSTALLING.format(name="jq-missing", step=step))
+    _, violations = check(before, after, EvolveConfig(sandbox={"allow_network": allow_network}))
+    if allow_network:
+        assert violations == []
+    else:
+        assert rules(violations) == ["quality"] and violations[0].repairable
+        assert violations[0].paths == ["skills/jq-missing"] and "installs or downloads" in violations[0].message
+
+
+def test_only_the_lines_a_change_adds_are_held_against_it(trees):
+    """A skill that already told the agent to install something is not blocked from every other edit."""
+    before, after = trees
+    add_skill(before, "jq-missing", INSTALLING.format(name="jq-missing", step="apt-get install -y jq"))
+    add_skill(after, "jq-missing", INSTALLING.format(name="jq-missing", step="apt-get install -y jq")
+              + "- python3 -m json.tool reads the file.\n")
+    changes, violations = check(before, after, EvolveConfig())
+    assert changes.modified_skills == ["jq-missing"] and violations == []
+
+
+@pytest.mark.parametrize("step", ["jq .port /app/config.json", "`jq .port /app/config.json`",
+                                  "Read it: `jq  .port   /app/config.json`", "$ jq .port /app/config.json"])
+def test_a_skill_that_teaches_a_failed_command_breaks_a_rule(trees, step):
+    """Run 10: the 1.5B's skill for 'jq: command not found' was the failed jq commands themselves. A skill
+    line (or code span) that is a command the record shows failing, whitespace aside, is a violation;
+    without that record the same skill passes."""
+    before, after = trees
+    add_skill(after, "read-json", INSTALLING.format(name="read-json", step=step))
+    failed = frozenset({"jq .port /app/config.json"})
+    _, violations = check(before, after, EvolveConfig(), failed=failed)
+    assert rules(violations) == ["quality"] and "failed in the record" in violations[0].message
+    assert check(before, after, EvolveConfig())[1] == []
+
+
+def test_the_rules_step_reverts_an_install_the_repair_did_not_remove(trees):
+    """enforce_rules (shared by the shell, team and structured evolvers): one repair; an install still
+    there afterwards is reverted, and settle() leaves the workspace as it was."""
+    from adaptive_skill.evolve.evolver import EvolveOutcome, enforce_rules, settle
+    from adaptive_skill.evolve.rules import Changes
+
+    before, after = trees
+    add_skill(after, "jq-missing", INSTALLING.format(name="jq-missing", step="apt-get install -y jq"))
+    asked: list[list[str]] = []
+    outcome = EvolveOutcome(changes=Changes())
+    enforce_rules(before, after, EvolveConfig(), outcome, lambda found: asked.append([v.message for v in found]))
+    settle(before, after, EvolveConfig(), outcome)
+    assert len(asked) == 1 and "installs or downloads" in asked[0][0]
+    assert [v.rule for v in outcome.reverted] == ["quality"] and not outcome.mutated
+    assert not (after / "skills" / "jq-missing").exists()
+
+
+def test_failed_commands_are_those_the_digest_shows(tmp_path):
+    """The record every mode is held to is the structured evolver's digest of the observations."""
+    from adaptive_skill.evolve.evolver import failed_commands
+
+    folder = tmp_path / "obs" / "read-port"
+    folder.mkdir(parents=True)
+    (folder / "instruction.md").write_text("Write the port from /app/config.json to /app/port.txt.")
+    (folder / "trajectory.txt").write_text(
+        "Trajectory: status submitted; 2 turns\n\n## Errors (1)\nstep 1 $ jq .port /app/config.json\n"
+        "  -> error exit 127\n  | bash: jq: command not found\n")
+    (folder / "verdict.json").write_text('{"score": 2, "failure_reason": "jq is not installed"}')
+    assert "jq .port /app/config.json" in failed_commands(tmp_path / "obs", EvolveConfig())
+    (folder / "verdict.json").write_text('{"score": 9}')
+    assert failed_commands(tmp_path / "obs", EvolveConfig()) == frozenset()

@@ -359,3 +359,17 @@ def test_a_spent_budget_ends_the_session(env):
     last = events(env, "message")[-1]
     assert last["stage"] == "discussion" and "cost budget spent" in last["error"]
     assert outcome.team["spent"]["calls"] == 6
+
+
+def test_a_team_skill_that_installs_without_a_network_is_sent_back_by_the_rules(env):
+    """The no-network rule lives in the rules step every mode shares, not only in the structured
+    evolver: the team's draft says `apt-get install jq`, the containers have none (the default), the
+    leader is asked to repair it, and only the repaired skill is written."""
+    installing = skill_md("verify-output-format", "1. apt-get install -y jq\n2. jq . /app/answer.txt")
+    fixed = skill_md("verify-output-format", "1. python3 -m json.tool /app/answer.txt\n2. Compare it with the task.")
+    rules = script(rule("# Rules repair", {"action": "create", "target": "verify-output-format", "content": fixed}),
+                   draft=installing)
+    outcome, llm = evolve(env, rules)
+    assert [v.rule for v in outcome.violations] == ["quality"] and outcome.repaired and not outcome.reverted
+    assert "installs or downloads" in requests(llm, "# Rules repair")[0].messages[-1]["content"]
+    assert (env["workspace"] / "skills" / "verify-output-format" / "SKILL.md").read_text() == fixed

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adaptive_skill.evolve.relevance import situation_terms
+from adaptive_skill.evolve.relevance import fold, situation_terms
 from adaptive_skill.observe.observations import SKILL_USE, TESTS
 
 MAX_FILE_BYTES = 64 * 1024  # read of any one observation file; the rest is never read
@@ -77,11 +77,6 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
         used += len(block) + 2
     skill_use = "" if root.is_symlink() else _line_block(read_bounded(root / SKILL_USE), SKILL_USE_CHARS)
     return Digest("\n\n".join(blocks), tasks, terms, skill_use, failed)
-
-
-def fold(command: str) -> str:
-    """A command compared as text: a leading `$ ` and runs of whitespace do not count."""
-    return " ".join(command.strip().removeprefix("$ ").split())
 
 
 def _block(name: str, score: float | None, verdict: dict[str, Any],

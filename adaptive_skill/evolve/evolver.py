@@ -15,6 +15,7 @@ from pathlib import Path
 
 from adaptive_skill.agent.loop import AgentLimits, TerminalAgent
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.evolve.digest import read_digest
 from adaptive_skill.evolve.loadable import load_problems
 from adaptive_skill.evolve.prompts import evolution_instruction, evolver_system, repair_instruction
 from adaptive_skill.evolve.pullback import pull_archive
@@ -62,6 +63,7 @@ class Evolver:
         with tempfile.TemporaryDirectory(prefix="adaptive-skill-evolve-") as scratch:
             before, after = Path(scratch) / "before", Path(scratch) / "after"
             copy_editable(workspace, before)
+            failed = failed_commands(observations, self.config)
             sandbox = self.sandbox_factory()
             try:
                 sandbox.start()
@@ -92,7 +94,7 @@ class Evolver:
                     outcome.trajectories.append(str(out_dir / "evolver-repair.json"))
                     self._pull(sandbox, before, after, outcome)
 
-                enforce_rules(before, after, self.config, outcome, repair)
+                enforce_rules(before, after, self.config, outcome, repair, failed=failed)
                 if self._root_exec(sandbox, _OBSERVATIONS_DIGEST) != observed:
                     outcome.violations.append(Violation(
                         "observations", "the observations changed in the sandbox (they are root's and read-only "
@@ -100,7 +102,7 @@ class Evolver:
                         [], repairable=False))
             finally:
                 sandbox.close()
-            settle(before, after, self.config, outcome)
+            settle(before, after, self.config, outcome, failed=failed)
             apply_editable(after, workspace)
         return outcome
 
@@ -147,11 +149,12 @@ class Evolver:
 
 
 def enforce_rules(before: Path, after: Path, config: EvolveConfig, outcome: EvolveOutcome,
-                  repair: Callable[[list[Violation]], None]) -> None:
+                  repair: Callable[[list[Violation]], None], *, failed: frozenset[str] = frozenset()) -> None:
     """The rules step every evolver shares: permission problems are undone at once; budget and
     quality problems get one `repair` (which rewrites `after` in place); whatever still breaks a
-    rule is then reverted. Records everything on `outcome`."""
-    _, violations = check(before, after, config)
+    rule is then reverted. Records everything on `outcome`. `failed`: the commands the evolver's
+    record shows failing (rules.check)."""
+    _, violations = check(before, after, config, failed=failed)
     outcome.violations += violations
     fixed_in_code = [v for v in violations if not v.repairable]
     revert(fixed_in_code, before, after)
@@ -159,27 +162,34 @@ def enforce_rules(before: Path, after: Path, config: EvolveConfig, outcome: Evol
     repairable = [v for v in violations if v.repairable]
     if repairable:
         repair(repairable)
-        _, remaining = check(before, after, config)
+        _, remaining = check(before, after, config, failed=failed)
         remaining_messages = {v.message for v in remaining}
         outcome.repaired = [v.message for v in repairable if v.message not in remaining_messages]
         revert(remaining, before, after)
         outcome.reverted += remaining
 
 
-def settle(before: Path, after: Path, config: EvolveConfig, outcome: EvolveOutcome) -> None:
+def settle(before: Path, after: Path, config: EvolveConfig, outcome: EvolveOutcome, *,
+           failed: frozenset[str] = frozenset()) -> None:
     """Final check: record the changes; anything still breaking a rule is reverted, and if the agent
     still could not load the result, all of it is."""
-    outcome.changes, leftover = check(before, after, config)
+    outcome.changes, leftover = check(before, after, config, failed=failed)
     if leftover:  # reverting restores `before`, which met the rules
         revert(leftover, before, after)
         outcome.reverted += leftover
-        outcome.changes, _ = check(before, after, config)
+        outcome.changes, _ = check(before, after, config, failed=failed)
     if not outcome.changes.empty and load_problems(after):
         everything = Violation("load", "the result still would not load: every change reverted", list(EDITABLE_ROOTS),
                                repairable=False)
         revert([everything], before, after)
         outcome.reverted.append(everything)
-        outcome.changes, _ = check(before, after, config)
+        outcome.changes, _ = check(before, after, config, failed=failed)
+
+
+def failed_commands(observations: Path, config: EvolveConfig) -> frozenset[str]:
+    """The commands the observations show failing (those the evolver's digest would show): no skill
+    may teach one (rules.check)."""
+    return frozenset(read_digest(observations, pass_threshold=config.judge.pass_threshold).failed_commands)
 
 
 def copy_editable(source: Path, dest: Path) -> None:

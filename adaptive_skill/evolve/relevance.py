@@ -109,6 +109,45 @@ def installs(lines: Iterable[str]) -> str | None:
     return next((line for line in lines if _INSTALL.search(line)), None)
 
 
+def fold(command: str) -> str:
+    """A command compared as text: a leading `$ ` and runs of whitespace do not count."""
+    return " ".join(command.strip().removeprefix("$ ").split())
+
+
+def unusable_step(steps: Iterable[str], failed_commands: set[str] | frozenset[str], *, network: bool) -> str | None:
+    """Why steps cannot help the agent, as one sentence for the evolver; or None. Two cases, for every
+    evolver mode (the rules step) and for the structured evolver before it writes:
+    - a step is a command the record shows failing (`failed_commands`, folded): the 1.5B's skill for
+      `jq: command not found` was the three failed jq commands (docs/results.md, run 10);
+    - without a network, a step installs or downloads: told so, the 1.5B still wrote "install jq"
+      in 5 of 5 replies at temperature 0.7 (docs/results.md, run 10)."""
+    steps = list(steps)
+    if failed := next((step for step in steps if fold(step) in failed_commands), None):
+        return (f"a step is a command that failed in the record ({failed[:80]!r}): write what the agent should "
+                "run instead, with a tool the container has")
+    if not network and (install := installs(steps)):
+        return (f"a step installs or downloads something ({install[:80]!r}), but the containers have no network: "
+                "use a tool they already have")
+    return None
+
+
+_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def body_steps(body: str) -> list[str]:
+    """The lines of a SKILL.md body as steps: each line without its list marker and enclosing
+    backticks, and each inline code span on its own; headings, fences and blank lines are not steps."""
+    found: list[str] = []
+    for line in body.splitlines():
+        text = _MARKER.sub("", line).strip()
+        if not text or text.startswith(("#", "```", "~~~")):
+            continue
+        found.append(text.strip("`").strip())
+        found += [span.strip() for span in _CODE_SPAN.findall(text)]
+    return [step for step in found if step]
+
+
 def quotes_record(lines: Iterable[str]) -> str | None:
     """The first of `lines` that is a line of the failures' record copied (a command with its outcome),
     not an instruction; or None."""

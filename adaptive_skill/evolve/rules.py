@@ -15,7 +15,8 @@ from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.loadable import load_problems
-from adaptive_skill.skills import DRAFTS_DIR, NAME_PATTERN, check_skill_dir
+from adaptive_skill.evolve.relevance import body_steps, unusable_step
+from adaptive_skill.skills import DRAFTS_DIR, NAME_PATTERN, SkillFormatError, check_skill_dir, parse_skill_text
 from adaptive_skill.workspace import MAX_MEMORY_FILE_BYTES, parse_memory_line
 
 EDITABLE_ROOTS = ("prompts", "skills", "memory")
@@ -113,7 +114,10 @@ class Violation:
         return self.__dict__.copy()
 
 
-def check(before: Path, after: Path, config: EvolveConfig) -> tuple[Changes, list[Violation]]:
+def check(before: Path, after: Path, config: EvolveConfig, *,
+          failed: frozenset[str] = frozenset()) -> tuple[Changes, list[Violation]]:
+    """What changed from `before` to `after`, and every rule it breaks. `failed`: the commands the
+    evolver's record shows failing (digest.Digest.failed_commands), which no skill may teach."""
     changes = diff_trees(before, after)
     violations: list[Violation] = []
     changed = changes.paths()
@@ -140,7 +144,7 @@ def check(before: Path, after: Path, config: EvolveConfig) -> tuple[Changes, lis
                                         f"({', '.join(s.split('/')[1] for s in protected)})", protected,
                                         repairable=False))
     if allowed["skills"]:
-        violations += _skill_violations(before, after, changes, config)
+        violations += _skill_violations(before, after, changes, config, failed)
     if allowed["prompts"] and under("prompts"):
         violations += _prompt_violations(after, config)
     if allowed["memory"] and under("memory"):
@@ -149,7 +153,8 @@ def check(before: Path, after: Path, config: EvolveConfig) -> tuple[Changes, lis
     return changes, violations
 
 
-def _skill_violations(before: Path, after: Path, changes: Changes, config: EvolveConfig) -> list[Violation]:
+def _skill_violations(before: Path, after: Path, changes: Changes, config: EvolveConfig,
+                      failed: frozenset[str]) -> list[Violation]:
     found: list[Violation] = []
     for name in sorted(set(changes.created_skills) | set(changes.modified_skills)):
         if not NAME_PATTERN.match(name):
@@ -160,6 +165,9 @@ def _skill_violations(before: Path, after: Path, changes: Changes, config: Evolv
         if problems:
             listed = "; ".join(p.message for p in problems)
             found.append(Violation("quality", f"skills/{name}: {listed}", [f"skills/{name}"]))
+        elif unusable := unusable_step(_added_steps(before, after, name), failed,
+                                       network=config.sandbox.allow_network):
+            found.append(Violation("quality", f"skills/{name}: {unusable}", [f"skills/{name}"]))
     count_before, count_after = len(skill_names(before)), len(skill_names(after))
     limit = max(config.max_skills, count_before)  # a library already over budget may not grow
     if count_after > limit:
@@ -170,6 +178,21 @@ def _skill_violations(before: Path, after: Path, changes: Changes, config: Evolv
             f"into existing skills instead of creating {', '.join(newest) or 'new ones'}",
             [f"skills/{name}" for name in newest]))
     return found
+
+
+def _added_steps(before: Path, after: Path, name: str) -> list[str]:
+    """The steps (body_steps) of skills/<name>/SKILL.md in `after` that its version in `before` lacks:
+    what the change teaches, so a line a skill already held is not held against the change."""
+    def steps(root: Path) -> list[str]:
+        path = root / "skills" / name / "SKILL.md"
+        if not path.is_file() or path.is_symlink():
+            return []
+        try:
+            return body_steps(parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))[1])
+        except SkillFormatError:
+            return []
+    old = set(steps(before))
+    return [step for step in steps(after) if step not in old]
 
 
 def _prompt_violations(after: Path, config: EvolveConfig) -> list[Violation]:

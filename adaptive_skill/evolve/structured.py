@@ -23,10 +23,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.evolve.digest import Digest, fold, read_bounded, read_digest
+from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
 from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
 from adaptive_skill.evolve.prompts import STRUCTURED_RULES, STRUCTURED_SYSTEM, structured_instruction, structured_repair
-from adaptive_skill.evolve.relevance import installs, names_situation, quotes_record, restated_rule
+from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule, unusable_step
 from adaptive_skill.evolve.rules import Changes, Violation, skill_names
 from adaptive_skill.evolve.team.library import SkillText, load_history, rejected_commits
 from adaptive_skill.files import write_json_atomic
@@ -156,8 +156,9 @@ class StructuredEvolver:
                     if problems := write(fixed):
                         outcome.violations.append(Violation("reply", "; ".join(problems), [], repairable=False))
 
-            enforce_rules(before, after, c, outcome, repair)
-            settle(before, after, c, outcome)
+            failed = frozenset(digest.failed_commands)
+            enforce_rules(before, after, c, outcome, repair, failed=failed)
+            settle(before, after, c, outcome, failed=failed)
             apply_editable(after, workspace)
             outcome.status = "submitted" if outcome.mutated else "no change" if reply.action == "none" else "reverted"
             outcome.summary = _summary(reply, written=outcome.mutated)
@@ -213,16 +214,8 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     if quoted := quotes_record([*steps, *verification]):
         return [f"a step or check quotes the failures' record ({quoted[:80]!r}): write what the agent should "
                 "run instead, not what it ran"]
-    # Qwen2.5-Coder-1.5B's skill for `jq: command not found` was the three failed jq commands, without
-    # the record's "-> exit 127" (docs/results.md, run 10)
-    if failed := next((step for step in steps if fold(step) in digest.failed_commands), None):
-        return [f"a step is a command that failed in the record ({failed[:80]!r}): write what the agent should "
-                "run instead, with a tool the container has"]
-    if not network and (install := installs(steps)):
-        # told the containers have no network, the 1.5B still wrote "install jq" in 2 of 5 replies
-        # (docs/results.md, run 10)
-        return [f"a step installs or downloads something ({install[:80]!r}), but the containers have no network: "
-                "use a tool they already have"]
+    if unusable := unusable_step(steps, digest.failed_commands, network=network):
+        return [unusable]
     text = " ".join([description, *steps, *verification])
     body = text.lower()
     named = [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]

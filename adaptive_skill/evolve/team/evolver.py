@@ -26,7 +26,14 @@ from typing import Any
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.embed import make_embedder
-from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.evolver import (
+    EvolveOutcome,
+    apply_editable,
+    copy_editable,
+    enforce_rules,
+    failed_commands,
+    settle,
+)
 from adaptive_skill.evolve.rules import Changes, Violation
 from adaptive_skill.evolve.team import discussion, ideas, review, writing
 from adaptive_skill.evolve.team.formation import CollaborationMatrix, Formation, form_team
@@ -118,7 +125,8 @@ class TeamEvolver:
             brief["matrix"] = matrix.to_dict()["counts"]
         outcome = TeamOutcome(changes=Changes(), status=status, trajectories=[str(transcript.path)],
                               summary=self._summary(formation, change) if change else None)
-        if change is not None and (ended := self._apply(team, workspace, change, outcome, skills)):
+        if change is not None and (ended := self._apply(team, workspace, change, outcome, skills,
+                                                                failed_commands(observations, self.config))):
             brief["ended"] = ended
         brief["spent"] = spend_dict(team.spent)
         outcome.team = brief
@@ -177,9 +185,10 @@ class TeamEvolver:
     # -- applying it under the rules ---------------------------------------------------------
 
     def _apply(self, team: Team, workspace: Path, change: Change, outcome: TeamOutcome,
-               skills: SkillHistory) -> str | None:
+               skills: SkillHistory, failed: frozenset[str]) -> str | None:
         """Write the change into a scratch copy, run the rules step, apply what passed. Returns why
-        the repair turn could not run to the end (a spent budget), else None."""
+        the repair turn could not run to the end (a spent budget), else None. `failed`: the commands
+        the observations show failing (rules.check)."""
         ended = None
         with tempfile.TemporaryDirectory(prefix="adaptive-skill-team-") as scratch:
             before, after = Path(scratch) / "before", Path(scratch) / "after"
@@ -198,10 +207,10 @@ class TeamEvolver:
                     _write_change(after, Change(fixed.action, fixed.target, fixed.content))
 
             try:
-                enforce_rules(before, after, self.config, outcome, repair)
+                enforce_rules(before, after, self.config, outcome, repair, failed=failed)
             except SessionEnded as exc:  # settle() below reverts whatever the repair left broken
                 ended = str(exc)
-            settle(before, after, self.config, outcome)
+            settle(before, after, self.config, outcome, failed=failed)
             team.transcript.record("rules", violations=[v.to_dict() for v in outcome.violations],
                                    repaired=outcome.repaired, reverted=[v.to_dict() for v in outcome.reverted],
                                    changes=outcome.changes.to_dict())
