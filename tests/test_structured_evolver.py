@@ -568,3 +568,18 @@ def test_installs_tells_an_install_or_download_from_a_mention():
     for line in ("python3 -m json.tool IN > OUT", "Check that jq is installed: command -v jq", "make install",
                  "python3 -m zipfile -c out.zip dir", "Reinstalling is not possible; use python3."):
         assert installs([line]) is None
+
+
+def test_every_reason_is_given_at_once_and_a_failed_command_in_a_code_span_counts(env):
+    """Quickstart, 2026-11-27: the 1.5B's skill was named like an existing one and its step said "try
+    `git checkout -b feature /app/repo` again", the failed command inside a sentence. Told only of the
+    name, it renamed the skill and kept the step, and its one more question was spent. Now the refusal
+    lists both reasons, and a code span that is a failed command counts as the command."""
+    both = good(name="check-your-work", description="Use when python3 cannot import a module (ModuleNotFoundError).",
+                steps=["Then run `python3 -c 'import yaml'` again."])
+    fixed = good(name="python-modules", description="Use when python3 cannot import a module (ModuleNotFoundError).",
+                 steps=["Read the file with the json module or plain text instead: the module is not installed."])
+    outcome, llm = evolve(env, [json.dumps(both), json.dumps(fixed)])
+    asked_again = llm.requests[1].messages[-1]["content"]
+    assert "skill check-your-work exists" in asked_again and "a step is a command that failed" in asked_again
+    assert outcome.mutated and outcome.changes.created_skills == ["python-modules"]

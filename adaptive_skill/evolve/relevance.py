@@ -109,6 +109,10 @@ def installs(lines: Iterable[str]) -> str | None:
     return next((line for line in lines if _INSTALL.search(line)), None)
 
 
+_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
 def fold(command: str) -> str:
     """A command compared as text: a leading `$ ` and runs of whitespace do not count."""
     return " ".join(command.strip().removeprefix("$ ").split())
@@ -122,7 +126,10 @@ def unusable_step(steps: Iterable[str], failed_commands: set[str] | frozenset[st
     - without a network, a step installs or downloads: told so, the 1.5B still wrote "install jq"
       in 5 of 5 replies at temperature 0.7 (docs/results.md, run 10)."""
     steps = list(steps)
-    if failed := next((step for step in steps if fold(step) in failed_commands), None):
+    # a command is a whole step or a code span in one (run 10's quickstart: "Then, try to create a new
+    # branch using `git checkout -b feature /app/repo` again.")
+    commands = [command for step in steps for command in (step, *_CODE_SPAN.findall(step))]
+    if failed := next((command for command in commands if fold(command.strip("`")) in failed_commands), None):
         return (f"a step is a command that failed in the record ({failed[:80]!r}): write what the agent should "
                 "run instead, with a tool the container has")
     if not network and (install := installs(steps)):
@@ -131,21 +138,11 @@ def unusable_step(steps: Iterable[str], failed_commands: set[str] | frozenset[st
     return None
 
 
-_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+")
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
-
-
 def body_steps(body: str) -> list[str]:
-    """The lines of a SKILL.md body as steps: each line without its list marker and enclosing
-    backticks, and each inline code span on its own; headings, fences and blank lines are not steps."""
-    found: list[str] = []
-    for line in body.splitlines():
-        text = _MARKER.sub("", line).strip()
-        if not text or text.startswith(("#", "```", "~~~")):
-            continue
-        found.append(text.strip("`").strip())
-        found += [span.strip() for span in _CODE_SPAN.findall(text)]
-    return [step for step in found if step]
+    """The lines of a SKILL.md body as steps (what unusable_step reads): each line without its list
+    marker; headings, fences and blank lines are not steps."""
+    lines = (_MARKER.sub("", line).strip() for line in body.splitlines())
+    return [line for line in lines if line and not line.startswith(("#", "```", "~~~"))]
 
 
 def quotes_record(lines: Iterable[str]) -> str | None:

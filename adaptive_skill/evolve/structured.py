@@ -200,8 +200,10 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     if reply.action == "none":
         return []
     name = reply.name
+    problems = []  # all of them at once: the model has one more question to mend them (quickstart,
+    # 2026-11-27: told only that its name existed, the 1.5B renamed the skill and kept the failed command)
     if reply.action == "add" and name in existing:
-        return [f"skill {name} exists: choose a new name to add, or action \"replace\" to rewrite it"]
+        problems.append(f"skill {name} exists: choose a new name to add, or action \"replace\" to rewrite it")
     if reply.action == "replace" and name not in existing:
         # an add: the 1.5B wrote "replace" for a new skill, then answered "none" when told there was
         # nothing to replace; the budget is the rules step's, as for any add
@@ -210,27 +212,29 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     steps = [s for s in map(clean, reply.steps) if s]
     verification = [v for v in map(clean, reply.verification) if v]
     if not description or not steps or not verification:
-        return ["the description, the steps and the verification each need some printable text"]
+        return [*problems, "the description, the steps and the verification each need some printable text"]
     if quoted := quotes_record([*steps, *verification]):
-        return [f"a step or check quotes the failures' record ({quoted[:80]!r}): write what the agent should "
-                "run instead, not what it ran"]
+        problems.append(f"a step or check quotes the failures' record ({quoted[:80]!r}): write what the agent "
+                        "should run instead, not what it ran")
     if unusable := unusable_step(steps, digest.failed_commands, network=network):
-        return [unusable]
+        problems.append(unusable)
     text = " ".join([description, *steps, *verification])
     body = text.lower()
-    named = [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]
-    if named:
-        return [f"the skill names the task(s) {', '.join(named)}: steps must be general, for every task of the kind"]
+    if named := [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]:
+        problems.append(f"the skill names the task(s) {', '.join(named)}: steps must be general, for every task "
+                        "of the kind")
     if restated := restated_rule(text, RULE_TEXTS):
-        return [f"the skill restates the rules of this question ({restated!r}), not the failures: write what "
-                "the agent should do differently in the failures' situation"]
+        problems.append(f"the skill restates the rules of this question ({restated!r}), not the failures: write "
+                        "what the agent should do differently in the failures' situation")
     if not names_situation(text, digest.terms):
         shown = ", ".join(sorted(digest.terms)[:8])
-        return [f"the skill names nothing of the failures' situation (their programs and errors: {shown}): "
-                "say in which situation it applies and what to do there"]
+        problems.append(f"the skill names nothing of the failures' situation (their programs and errors: {shown}): "
+                        "say in which situation it applies and what to do there")
     if again := rejected_before(name, text, rejected):
-        return [f"the gate already rejected this skill ({again}): it did not help on the holdout; write a "
-                "different fix, or one for another failure"]
+        problems.append(f"the gate already rejected this skill ({again}): it did not help on the holdout; write a "
+                        "different fix, or one for another failure")
+    if problems:
+        return problems
     folder = after / "skills" / name
     if folder.is_symlink() or (folder / "SKILL.md").is_symlink():
         return [f"skills/{name} is a link: it is not written through"]
