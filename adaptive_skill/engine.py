@@ -50,6 +50,7 @@ from adaptive_skill.phases import (
     ProposeResult,
     SolveResult,
 )
+from adaptive_skill.progress import printable_line
 from adaptive_skill.runs import RunDir
 from adaptive_skill.tasks import Task, cycle_batch, scale_timeouts, scan_suite, split_suite
 from adaptive_skill.versioning import EVO_TAG, WorkspaceRepo
@@ -301,6 +302,10 @@ class AdaptiveSkillEngine:
         changed = ", ".join(outcome.changes.paths()) if outcome.mutated else "no change"
         reverted = f"; reverted {len(outcome.reverted)} violation(s)" if outcome.reverted else ""
         self.log(f"cycle {n} evolve: {changed}{reverted}")
+        if outcome.summary:
+            self.log(f"  evolver: {printable_line(outcome.summary)}")
+        for violation in outcome.violations:  # why a change was refused or undone, as the rules said it
+            self.log(f"  {violation.rule}: {printable_line(violation.message)}")
         return output
 
     def _gate(self, n: int, evolved: EvolveResult) -> GateResult:

@@ -237,6 +237,13 @@ def _interventions(path: str | None) -> list[str]:
     return [str(e.get("action")) for e in events or [] if isinstance(e, dict) and e.get("action") != "detected"]
 
 
+def printable_line(text: str, limit: int = 300) -> str:
+    """Model-written text fit for a log line: control characters (terminal escapes, line breaks)
+    become spaces, runs of white space one, and the whole is cut at `limit` characters."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= limit else flat[:limit - 5].rstrip() + " [...]"
+
+
 def _plain(text: str) -> str:
     """Task names and notes as literal text in rich markup."""
     from rich.markup import escape

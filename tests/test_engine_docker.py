@@ -346,3 +346,26 @@ def test_solver_proposed_drafts_reach_the_evolver_and_never_the_library(setup, t
     assert "name: draft" in evolver["steps"][0]["output"]
     assert not json.loads((cycle / "evolve.json").read_text())["mutated"]  # drafts never come back
     assert not (engine.run_dir.workspace / "skills" / "_drafts").exists()
+
+
+def test_the_log_says_why_the_evolvers_change_was_refused_in_printable_text(tmp_path, docker_client, base_image):
+    """Quickstart, 2026-11-27: both cycles ended `no change` and the log did not say why. Now the
+    evolver's summary and each refusal or violation follow the cycle's evolve line; the model wrote
+    them, so a terminal escape or line break in them reaches the log as a space."""
+    agent = [{"when": r"\[exit code", **submit("done")}, bash("jq .x /app/data.json > /app/answer.txt")]
+    judge = [{"content": {"score": 2, "category": "file-operations", "outcome": "jq was missing.",
+                          "failure_reason": "jq: command not found"}}]
+    installing = {"diagnosis": "jq is not installed\x1b[2J\nexit 127 in both tasks.", "action": "add",
+                  "name": "jq-missing", "description": "Use when jq says command not found.",
+                  "steps": ["apt-get install -y jq", "Run the jq command again."],
+                  "verification": ["The answer file is not empty."]}
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": judge,
+                                             "evolver": [{"content": json.dumps(installing)}]},
+                                  max_cycles=1, evolver={"mode": "structured"})
+    logged = []
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="refused", log=logged.append)
+    assert engine.run() == "max_cycles"
+    at = logged.index("cycle 1 evolve: no change")
+    assert logged[at + 1] == "  evolver: add skill jq-missing (not written): jq is not installed [2J exit 127 in both tasks."
+    assert logged[at + 2].startswith("  reply: a step installs or downloads something ('apt-get install -y jq')")
+    assert not any("\x1b" in line or "\n" in line for line in logged)
