@@ -562,11 +562,12 @@ def test_a_step_that_installs_is_refused_only_when_the_containers_have_no_networ
 def test_installs_tells_an_install_or_download_from_a_mention():
     from adaptive_skill.evolve.relevance import installs
 
-    for line in ("install jq", "Install jq if it is missing: `apt-get install jq`", "sudo apt-get -y install zip",
+    for line in ("install jq", "Install jq if it is missing: `apt-get install jq`", "sudo apt-get -y install zip", "If jq is not installed, run apt-get install jq",
                  "pip3 install pyyaml", "curl -o /tmp/x https://example.com/x", "brew install jq"):
         assert installs([line]) == line
     for line in ("python3 -m json.tool IN > OUT", "Check that jq is installed: command -v jq", "make install",
-                 "python3 -m zipfile -c out.zip dir", "Reinstalling is not possible; use python3."):
+                 "python3 -m zipfile -c out.zip dir", "Reinstalling is not possible; use python3.",
+                 "Never pip install: the containers have no network.", "Do not run apt-get install jq."):
         assert installs([line]) is None
 
 

@@ -1,4 +1,5 @@
-"""Does a proposed skill answer the failures it was shown? Two refusals for the structured evolver.
+"""Does a proposed skill answer the failures it was shown? Refusals for the structured evolver, and
+(unusable_step) what no skill of any evolver mode may teach, which the rules step checks.
 
 - A skill that restates the question's own rules: a run of RULE_WINDOW words of its text found in the
   rules the evolver was given. Qwen2.5-Coder-1.5B, asked for "a name in lower-case words joined by
@@ -104,9 +105,18 @@ _INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|apk|brew|pip3?|npm|conda|gem)\b
                       r"|^\W*install\s+\w", re.IGNORECASE)
 
 
+# "Never pip install: there is no network" warns, it does not install (a frontier model writes that).
+_NEGATION = re.compile(r"\b(?:no|not|never|don't|do not|cannot|can't|without)\b", re.IGNORECASE)
+
+
 def installs(lines: Iterable[str]) -> str | None:
-    """The first of `lines` that installs or downloads something; or None."""
-    return next((line for line in lines if _INSTALL.search(line)), None)
+    """The first of `lines` that installs or downloads something (not one that warns against it); or None."""
+    for line in lines:
+        # the negation must govern the install: within the two words before it ("If jq is not
+        # installed, run apt-get install jq" installs)
+        if (found := _INSTALL.search(line)) and not _NEGATION.search(" ".join(line[:found.start()].split()[-2:])):
+            return line
+    return None
 
 
 _MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+")
@@ -126,7 +136,7 @@ def unusable_step(steps: Iterable[str], failed_commands: set[str] | frozenset[st
     - without a network, a step installs or downloads: told so, the 1.5B still wrote "install jq"
       in 5 of 5 replies at temperature 0.7 (docs/results.md, run 10)."""
     steps = list(steps)
-    # a command is a whole step or a code span in one (run 10's quickstart: "Then, try to create a new
+    # a command is a whole step or a code span in one (the quickstart of 2026-11-27: "Then, try to create a new
     # branch using `git checkout -b feature /app/repo` again.")
     commands = [command for step in steps for command in (step, *_CODE_SPAN.findall(step))]
     if failed := next((command for command in commands if fold(command.strip("`")) in failed_commands), None):
