@@ -22,6 +22,7 @@ from typing import Any
 
 from adaptive_skill.evolve.relevance import fold, situation_terms
 from adaptive_skill.observe.observations import SKILL_USE, TESTS
+from adaptive_skill.progress import printable_line as _line
 
 MAX_FILE_BYTES = 64 * 1024  # read of any one observation file; the rest is never read
 MAX_FOLDERS = 500  # task folders looked at
@@ -180,9 +181,3 @@ def _line_block(text: str, limit: int) -> str:
         kept.append(line)
         used += len(line) + 1
     return "\n".join(kept)
-
-
-def _line(text: str, limit: int) -> str:
-    """One line without control characters, cut at `limit`."""
-    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return flat if len(flat) <= limit else flat[:limit - 5].rstrip() + " [...]"
