@@ -226,7 +226,7 @@ class AdaptiveSkillEngine:
         judge = self._judge()
         for result in results:
             task = self._task(result.task_id)
-            item = ObservedItem(task=task.id)
+            item = ObservedItem(task=task.id, programs=result.programs)
             trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
             if trajectory is None:
                 item.judge_error = f"no trajectory ({result.failure_mode})"

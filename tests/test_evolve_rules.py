@@ -113,7 +113,9 @@ INSTALLING = ("---\nname: {name}\ndescription: Use when jq says command not foun
               "1. {step}\n2. Run the command again.\n## Verification\n- The output file exists.\n")
 
 
-@pytest.mark.parametrize("step", ["apt-get install -y jq", "Install jq: `pip install jq`", "`curl -sO https://x/jq`"])
+@pytest.mark.parametrize("step", ["apt-get install -y jq", "Install jq: `pip install jq`", "`curl -sO https://x/jq`",
+                                  # the quickstart of 2026-11-27: the program in a code span after "Install"
+                                  "Install `jq` in the container using the `python3-pip` package manager."])
 @pytest.mark.parametrize("allow_network", [False, True])
 def test_a_skill_that_installs_breaks_a_rule_only_without_a_network(trees, step, allow_network):
     """Every evolver mode goes through check(): with sandbox.allow_network off (the default) a skill

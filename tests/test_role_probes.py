@@ -72,3 +72,18 @@ def test_the_probe_leaves_the_seed_workspace_alone(run, tmp_path):
     before = {p: p.read_bytes() for p in (REPO / "workspace").rglob("*") if p.is_file()}
     probe().main([str(run), "--model", script(tmp_path, {**INSTALL, "steps": ["python3 -m json.tool /app/config.json"]})])
     assert {p: p.read_bytes() for p in (REPO / "workspace").rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("without_programs", [False, True])
+def test_without_programs_asks_the_same_failures_without_the_programs_sentence(run, tmp_path, capsys,
+                                                                               without_programs):
+    programs = run / "cycles" / "001" / "observations" / "read-port" / "programs.json"
+    programs.write_text(json.dumps({"installed": ["python3", "sed"], "missing": ["jq"]}))
+    out = tmp_path / "rows.json"
+    argv = [str(run), "--model", script(tmp_path, NONE), "--json", str(out)]
+    assert probe().main(argv + (["--without-programs"] if without_programs else [])) == 0
+    printed = capsys.readouterr().out
+    assert ("Installed in the tasks' containers: python3, sed. Not installed there: jq." in printed) \
+        is (not without_programs)
+    assert "### read-port" in printed and programs.exists()  # the run's own folder is left as it was
+    assert json.loads(out.read_text())[0]["programs"] is (not without_programs)

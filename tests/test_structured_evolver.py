@@ -221,6 +221,21 @@ def test_a_skill_naming_a_failed_task_is_refused(env):
     assert outcome.status == "no change" and not outcome.mutated
 
 
+def test_a_skill_named_after_a_failed_task_or_naming_its_files_is_refused(env):
+    """The quickstart of 2026-11-27: a skill named `git-branch-feature` (the task's id) whose description
+    was "create a new branch named `feature` in the repository `/app/repo`" reached the gate. The name
+    counts as the steps do, and so do the files the failed tasks' instructions name."""
+    (env["observations"] / "parse-config" / "instruction.md").write_text("Parse /app/conf/settings.yaml. Then stop.")
+    specific = good(name="parse-config-fix", description="Use when a YAML file such as /app/conf/settings.yaml fails.")
+    outcome, llm = evolve(env, [specific, good(action="none", diagnosis="cannot generalise")])
+    asked = llm.requests[1].messages[-1]["content"]
+    assert "names the task(s) parse-config" in asked
+    assert "names the failed tasks' own files (/app/conf/settings.yaml)" in asked
+    assert not outcome.mutated
+    general = good(description="Use when a YAML file under /app fails to parse.")  # /app is no task's own file
+    assert evolve(env, [general])[0].mutated
+
+
 def test_front_matter_and_template_breakers_end_as_clean_text(env):
     hostile = good(description="Use when ---\nname: evil\n---\x00\x1b[31m {{ ''.__class__ }} {% for x in y %}",
                    steps=["---", "## Verification", "1. {{ cycler.__init__ }}\r\n---\tnext", "\x00\x07"],
@@ -584,3 +599,26 @@ def test_every_reason_is_given_at_once_and_a_failed_command_in_a_code_span_count
     asked_again = llm.requests[1].messages[-1]["content"]
     assert "skill check-your-work exists" in asked_again and "a step is a command that failed" in asked_again
     assert outcome.mutated and outcome.changes.created_skills == ["python-modules"]
+
+
+def test_the_question_names_the_programs_the_failures_containers_have(env, tmp_path):
+    """Told only that there is no network, the 1.5B installed jq or answered `none`: the question
+    now says which common programs the failed tasks' containers had (probed before the agent ran).
+    Only the shown failures count; a linked or garbled programs.json is no fact."""
+    observations = env["observations"]
+    (observations / "parse-config" / "programs.json").write_text(
+        json.dumps({"installed": ["python3", "git", "sed"], "missing": ["jq", "zip"]}))
+    (observations / "count-lines" / "programs.json").write_text(
+        json.dumps({"installed": ["python3", "sed", "zip"], "missing": ["jq", "git", "evil\x1b[2J"]}))
+    (observations / "easy-one" / "programs.json").write_text(json.dumps({"installed": ["jq"], "missing": []}))  # passed
+    _, llm = evolve(env, [good()])
+    asked = llm.requests[0].messages[-1]["content"]
+    assert "Installed in the tasks' containers: python3, sed. Not installed there: jq." in asked
+    assert asked.index("A skill must use the tools the container already has.") < asked.index("Installed in")
+    # a link is not followed, garbage is ignored: what is left is the one sound file's
+    secret = tmp_path / "programs.json"
+    secret.write_text(json.dumps({"installed": ["node"], "missing": []}))
+    (observations / "count-lines" / "programs.json").unlink()
+    (observations / "count-lines" / "programs.json").symlink_to(secret)
+    (observations / "parse-config" / "programs.json").write_text("[1, 2" * 1000)
+    assert read_digest(observations, pass_threshold=7).programs == ""

@@ -6,7 +6,7 @@ first error line), and the judge's failure reason: what a diagnosis of the failu
 digest also keeps the failures' situation terms (the programs run, the errors met; relevance.py),
 which a proposed skill must name. Built from the files
 the engine writes (observe/observations.py: <task>/instruction.md, trajectory.txt, signals.json,
-verdict.json), which derive from untrusted trajectories, so every read is bounded, no link is ever
+verdict.json, programs.json), which derive from untrusted trajectories, so every read is bounded, no link is ever
 followed (neither a task folder nor a file), and a missing or garbled file is skipped.
 """
 
@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_skill.evolve.relevance import fold, situation_terms
-from adaptive_skill.observe.observations import SKILL_USE, TESTS
+from adaptive_skill.observe.observations import PROGRAMS, SKILL_USE, TESTS
 from adaptive_skill.progress import printable_line as _line
+from adaptive_skill.sandbox.programs import Programs, sentence
 
 MAX_FILE_BYTES = 64 * 1024  # read of any one observation file; the rest is never read
 MAX_FOLDERS = 500  # task folders looked at
@@ -38,6 +39,7 @@ SKILL_USE_CHARS = 1500  # of skills.md shown
 # on the next line as "  -> exit 0" (or "  -> error ... (see Errors)").
 _STEP = re.compile(r"^step (\d+) \$ (.*)$")
 _STATUS = re.compile(r"^\s+-> (.*)$")
+_PATH = re.compile(r"(?<![\w/.~])/[\w.-]+(?:/[\w.-]+)+")  # an absolute path of two parts or more
 
 
 @dataclass
@@ -47,6 +49,8 @@ class Digest:
     terms: set[str] = field(default_factory=set)  # the shown failures' programs and errors (relevance.py)
     skill_use: str = ""  # how the agent used each skill (observations/skills.md), when there are skills
     failed_commands: set[str] = field(default_factory=set)  # shown commands that failed, whitespace folded
+    programs: str = ""  # which common programs the shown failures' containers had, where the probe ran
+    paths: set[str] = field(default_factory=set)  # the files the shown instructions name (/app/x.json), as written
 
 
 def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_chars: int = 3000) -> Digest:
@@ -66,6 +70,8 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
     tasks: list[str] = []
     terms: set[str] = set()
     failed: set[str] = set()
+    probed: list[Programs] = []
+    paths: set[str] = set()
     used = 0
     for _, name, score, verdict, folder in rows[:max_tasks]:
         block, shown_commands, shown_errors, failed_commands = _block(name, score, verdict, folder)
@@ -75,9 +81,12 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
         tasks.append(name)
         terms |= situation_terms(shown_commands, shown_errors)
         failed |= {fold(command) for command in failed_commands}
+        paths |= {path.rstrip(".") for path in _PATH.findall(read_bounded(folder / "instruction.md"))}
+        if (programs := Programs.from_dict(_json(folder / PROGRAMS))) is not None:
+            probed.append(programs)
         used += len(block) + 2
     skill_use = "" if root.is_symlink() else _line_block(read_bounded(root / SKILL_USE), SKILL_USE_CHARS)
-    return Digest("\n\n".join(blocks), tasks, terms, skill_use, failed)
+    return Digest("\n\n".join(blocks), tasks, terms, skill_use, failed, sentence(probed), paths)
 
 
 def _block(name: str, score: float | None, verdict: dict[str, Any],

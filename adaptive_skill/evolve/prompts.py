@@ -150,14 +150,17 @@ NO_NETWORK = ("The tasks run in containers without a network: nothing can be dow
 
 
 def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, protect_skills: bool, digest: str,
-                           history: list[str], skill_use: str = "", network: bool = True) -> str:
+                           history: list[str], skill_use: str = "", network: bool = True, programs: str = "") -> str:
     """The structured evolver's one question. `skills`: (name, description) of the current library;
     `history`: earlier changes and the gate's decision on each; `skill_use`: how the agent used each
     skill (observe/attribution.py); `network`: whether a task's container can have a network
     (sandbox.allow_network). Without one the question says so: told nothing, Qwen2.5-Coder-1.5B wrote
-    a skill that installs jq with apt-get (docs/results.md, runs 7 and 8)."""
+    a skill that installs jq with apt-get (docs/results.md, runs 7 and 8). `programs`: which common
+    programs the failures' containers have and lack (sandbox/programs.py), so that a skill can name
+    one they have: told only that there is no network, it answered `none` or installed jq anyway."""
+    environment = [line for line in ([] if network else [NO_NETWORK]) + [programs.strip()] if line]
     lines = ["Failed tasks of the last batch (the judge's scores are estimates from behaviour):", "",
-             digest or "(none)", "", *([] if network else [NO_NETWORK, ""]), "Skills now:"]
+             digest or "(none)", "", *environment, *([""] if environment else []), "Skills now:"]
     lines += [f"- {name}: {description}" for name, description in skills] or ["- (none)"]
     if skill_use.strip():
         lines += ["", skill_use.strip()]

@@ -118,7 +118,8 @@ class StructuredEvolver:
             record.instruction = structured_instruction(skills=library, max_skills=c.max_skills,
                                                         protect_skills=c.protect_skills, digest=digest.text,
                                                         history=history, skill_use=digest.skill_use,
-                                                        network=c.sandbox.allow_network)
+                                                        network=c.sandbox.allow_network,
+                                                        programs=digest.programs)
             record.messages += [{"role": "system", "content": STRUCTURED_SYSTEM},
                                 {"role": "user", "content": record.instruction}]
             turns = {"left": 1}  # one more question, for a refusal or a rules violation
@@ -220,9 +221,13 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
         problems.append(unusable)
     text = " ".join([description, *steps, *verification])
     body = text.lower()
-    if named := [task for task in digest.tasks if len(task) >= 4 and task.lower() in body]:
-        problems.append(f"the skill names the task(s) {', '.join(named)}: steps must be general, for every task "
-                        "of the kind")
+    if named := [task for task in digest.tasks if len(task) >= 4 and task.lower() in f"{name} {body}"]:
+        problems.append(f"the skill names the task(s) {', '.join(named)}: its name and steps must be general, for "
+                        "every task of the kind")
+    # the quickstart of 2026-11-27: "create a new branch named `feature` in the repository `/app/repo`"
+    if files := sorted(path for path in digest.paths if path.lower() in body):
+        problems.append(f"the skill names the failed tasks' own files ({', '.join(files)[:120]}): say what to do "
+                        "with any such file, not with these")
     if restated := restated_rule(text, RULE_TEXTS):
         problems.append(f"the skill restates the rules of this question ({restated!r}), not the failures: write "
                         "what the agent should do differently in the failures' situation")

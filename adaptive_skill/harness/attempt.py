@@ -9,6 +9,7 @@ from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.harness.verify import verify
 from adaptive_skill.llm.base import BudgetExceeded
 from adaptive_skill.protocols import Agent
+from adaptive_skill.sandbox.programs import probe_programs
 from adaptive_skill.tasks.model import Task
 
 VERIFIER_MARK = "--- verifier ---"  # in an attempt's detail: the agent's part before it, the tests' output after
@@ -17,12 +18,14 @@ VERIFIER_MARK = "--- verifier ---"  # in an attempt's detail: the agent's part b
 def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
                 labels: dict[str, str] | None = None) -> AttemptResult:
     durations: dict[str, float] = {}
+    programs = None
 
     def result(passed: bool, reward: float | None, mode, detail: str, trajectory: str | None = None):
         return AttemptResult(task_id=task.id, agent=agent.name, passed=passed, reward=reward,
                              failure_mode=None if passed else mode, category=task.category,
                              difficulty=task.difficulty, detail=detail[-4000:],
-                             durations=durations, trajectory_path=trajectory)
+                             durations=durations, trajectory_path=trajectory,
+                             programs=programs.to_dict() if programs else None)
 
     clock = time.monotonic()
     try:
@@ -54,6 +57,7 @@ def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
                 sandbox.exec("mkdir -p /logs/agent && chmod 0777 /logs/agent", timeout=30)
             except Exception:  # a broken sandbox shows in the agent's run and the verifier's
                 pass
+        programs = probe_programs(sandbox)  # before the agent: what the task's image itself has
         clock = time.monotonic()
         try:
             outcome = agent.solve(task, sandbox)

@@ -47,6 +47,9 @@ class AttemptResult:
     detail: str = ""  # the error or the tail of the agent's / verifier's output
     durations: dict[str, float] = field(default_factory=dict)
     trajectory_path: str | None = None
+    # Of sandbox/programs.PROGRAMS, which the container had before the agent started ({"installed":
+    # [...], "missing": [...]}); None where the sandbox did not start or the probe could not run.
+    programs: dict[str, list[str]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -1,5 +1,5 @@
 """What the evolver reads of a cycle: one typed item per solved task, and the folder written from
-them (index.md, and per task instruction.md, trajectory.txt, signals.json, verdict.json)."""
+them (index.md, and per task instruction.md, trajectory.txt, signals.json, verdict.json, programs.json)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_skill.files import building_dir
+from adaptive_skill.sandbox.programs import Programs, sentence
 
 
 @dataclass
@@ -24,6 +25,7 @@ class ObservedItem:
     compressed: str | None = None
     reviewed: bool = False  # people's verdict replaced the judge's
     judge_verdict: dict[str, Any] | None = None
+    programs: dict[str, list[str]] | None = None  # which common programs the container had (sandbox/programs.py)
 
     @property
     def score(self) -> float | None:
@@ -33,17 +35,21 @@ class ObservedItem:
         data = {"task": self.task, "verdict": self.verdict, "judge_error": self.judge_error, "signals": self.signals}
         if self.reviewed:
             data["judge_verdict"] = self.judge_verdict
+        if self.programs is not None:
+            data["programs"] = self.programs
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ObservedItem:
         return cls(task=data["task"], verdict=data["verdict"], judge_error=data["judge_error"],
                    signals=data["signals"], reviewed="judge_verdict" in data,
-                   judge_verdict=data["judge_verdict"] if "judge_verdict" in data else None)
+                   judge_verdict=data["judge_verdict"] if "judge_verdict" in data else None,
+                   programs=data.get("programs"))
 
 
 SKILL_USE = "skills.md"  # how the agent used each skill (observe/attribution.py), when there are skills
 TESTS = "tests.json"  # per task, with trajectory_only off: {"passed": bool}
+PROGRAMS = "programs.json"  # per task, where the probe ran: {"installed": [...], "missing": [...]}
 
 
 def write_observations(root: Path, items: list[ObservedItem], instructions: dict[str, str],
@@ -78,10 +84,15 @@ def _observations(root: Path, items: list[ObservedItem], instructions: dict[str,
         (folder / "signals.json").write_text(json.dumps(item.signals, indent=1), encoding="utf-8")
         (folder / "verdict.json").write_text(json.dumps(item.verdict or {"error": item.judge_error}, indent=1),
                                              encoding="utf-8")
+        if item.programs is not None:
+            (folder / PROGRAMS).write_text(json.dumps(item.programs), encoding="utf-8")
         if labels is not None and item.task in labels:
             (folder / TESTS).write_text(json.dumps({"passed": labels[item.task]}), encoding="utf-8")
+    if programs := sentence([p for p in (Programs.from_dict(item.programs) for item in items) if p]):
+        lines += ["", "## Programs in the containers", "", programs]
     if skill_use:
         use = ["How the agent used each skill (its train attempts so far; judge scores 0-10):", *skill_use]
         (root / SKILL_USE).write_text("\n".join(use) + "\n", encoding="utf-8")
         lines += ["", "## Skill use", "", *use]
     (root / "index.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+

@@ -2,7 +2,7 @@
 
     python benchmarks/roles/evolver.py RUN [RUN ...] [--model M] [--max-tokens T] [--json out.json]
     python benchmarks/roles/evolver.py --batches JUDGED.json [--batch 4] ...
-    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 [--allow-network]
+    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 [--allow-network] [--without-programs]
 
 RUN is an `evolve` run directory (runs/<id>, or a learning-curve benchmark's DIR/runs/evolve). For
 every cycle whose observations hold a failure (RUN/cycles/NNN/observations), the structured evolver
@@ -93,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--allow-network", action="store_true",
                    help="ask as for a sandbox with sandbox.allow_network on (the question then does not say "
                         "the containers have no network)")
+    p.add_argument("--without-programs", action="store_true",
+                   help="hide the tasks' programs.json: the question names no program the containers have")
     p.add_argument("--seeds", type=int, default=1,
                    help="ask each question this many times, sampling seeds 0..N-1 (needs --temperature > 0)")
     p.add_argument("--temperature", type=float, default=0.0, help="the evolver's sampling (default 0, the engine's)")
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         accounting = Accounting()
         evolver = StructuredEvolver(make_llm(config.models.evolver, accounting, "evolver"), config,
                                     accounting=accounting)
-        rows += ask(evolver, found, seed)
+        rows += ask(evolver, found, seed, without_programs=args.without_programs)
     written = sum(r["status"] == "submitted" for r in rows)
     print(json.dumps({"questions": len(rows), "written": written,
                       "statuses": {s: sum(r["status"] == s for r in rows) for s in {r["status"] for r in rows}}}))
@@ -119,18 +121,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def ask(evolver, found: list[Path], seed: int) -> list[dict]:
+def ask(evolver, found: list[Path], seed: int, *, without_programs: bool = False) -> list[dict]:
+    from adaptive_skill.observe.observations import PROGRAMS
+
     rows = []
     for observations in found:
         with tempfile.TemporaryDirectory(prefix="evolver-probe-") as scratch:
             workspace = Path(scratch) / "workspace"
             shutil.copytree(ROOT / "workspace", workspace)
+            shown = observations
+            if without_programs:
+                shown = Path(scratch) / "observations"
+                shutil.copytree(observations, shown, ignore=shutil.ignore_patterns(PROGRAMS))
             started = time.monotonic()
-            outcome = evolver.evolve(workspace, observations, Path(scratch) / "out")
+            outcome = evolver.evolve(workspace, shown, Path(scratch) / "out")
             seconds = time.monotonic() - started
             record = json.loads((Path(scratch) / "out" / "evolver.json").read_text())
         replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
-        row = {"cycle": str(observations.parent), "seed": seed, "status": outcome.status,
+        row = {"cycle": str(observations.parent), "seed": seed, "programs": not without_programs,
+               "status": outcome.status,
                "summary": outcome.summary, "seconds": round(seconds, 1), "replies": replies,
                "violations": [v.message for v in outcome.violations], "errors": record["metadata"]["errors"]}
         rows.append(row)
