@@ -328,6 +328,9 @@ class PullbackConfig(_Strict):
 class EvolverConfig(_Strict):
     mode: Literal["single", "team", "structured"] = "single"  # docs/engine.md, "The evolver"
     max_turns: int = Field(30, gt=0)
+    # mode structured: independent questions (seeded sampling) asked in turn until a reply passes the
+    # rules; for a small model whose replies the rules mostly refuse (docs/engine.md, "The evolver")
+    samples: int = Field(1, ge=1, le=8)
     pullback: PullbackConfig = Field(default_factory=PullbackConfig)
     team: TeamConfig = Field(default_factory=TeamConfig)
 
@@ -457,6 +460,11 @@ class EvolveConfig(_Strict):
     def _consistent(self) -> EvolveConfig:
         if self.prompt_only and not self.evolve_prompts:
             raise ValueError("prompt_only needs evolve_prompts: true")
+        if self.evolver.samples > 1 and self.evolver.mode != "structured":
+            raise ValueError("evolver.samples > 1 needs evolver.mode: structured (the other modes ask once)")
+        if self.evolver.samples > 1 and self.models.evolver.temperature <= 0:
+            raise ValueError("evolver.samples > 1 needs models.evolver.temperature > 0: at temperature 0 every "
+                             "sample is the same reply")
         if self.task_proposal.enabled and self.sandbox.kind != "docker":
             raise ValueError("task_proposal.enabled needs sandbox.kind: docker (proposals are written and "
                              "checked in containers)")

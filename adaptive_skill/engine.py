@@ -290,7 +290,7 @@ class AdaptiveSkillEngine:
         cycle_dir = self.run_dir.cycle_dir(n)
         drafts = cycle_dir / "drafts" if c.solver_proposed else None
         evolver = make_evolver(c, self._llm("evolver"), sandbox_factory=self._evolver_sandbox, run=self.run_dir,
-                               accounting=self.accounting)
+                               accounting=self.accounting, sampler=self._evolver_at)
         with self.display.phase(f"cycle {n} evolve", 1, role="evolver") as progress:
             outcome = evolver.evolve(self.run_dir.workspace, cycle_dir / "observations", cycle_dir / "evolve",
                                      history=self._history(), drafts=drafts, task_id=f"evolve-{n}")
@@ -553,6 +553,12 @@ class AdaptiveSkillEngine:
 
             self._llms[role] = make_llm(getattr(self.config.models, role), self.accounting, role=role)
         return self._llms[role]
+
+    def _evolver_at(self, seed: int):
+        """The evolver's model at sampling seed `seed` (the structured evolver's further samples)."""
+        from adaptive_skill.llm import make_llm
+
+        return make_llm(self.config.models.evolver.model_copy(update={"seed": seed}), self.accounting, role="evolver")
 
     def _agent_llm(self, config: EvolveConfig):
         agent = config.models.agent

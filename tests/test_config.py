@@ -145,3 +145,18 @@ def test_relative_paths_resolve_against_config_dir(tmp_path):
 def test_prompt_only_requires_prompt_evolution(tmp_path):
     with pytest.raises(ConfigError, match="prompt_only needs evolve_prompts"):
         load_config(write(tmp_path, "prompt_only: true\nevolve_prompts: false\n"))
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("evolver:\n  mode: structured\n  samples: 3\n", "needs models.evolver.temperature > 0"),
+    ("evolver:\n  samples: 3\nmodels:\n  evolver:\n    temperature: 0.7\n", "needs evolver.mode: structured"),
+    ("evolver:\n  mode: structured\n  samples: 9\n", "evolver.samples"),
+])
+def test_evolver_samples_need_the_structured_mode_and_a_temperature(tmp_path, text, fragment):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert f"{path}:" in str(err.value) and fragment in str(err.value) and "\n" not in str(err.value)
+    ok = load_config(write(tmp_path, "evolver:\n  mode: structured\n  samples: 3\nmodels:\n  evolver:\n"
+                                     "    model: local/qwen2.5-coder-1.5b\n    temperature: 0.7\n"))
+    assert ok.evolver.samples == 3

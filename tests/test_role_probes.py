@@ -87,3 +87,18 @@ def test_without_programs_asks_the_same_failures_without_the_programs_sentence(r
         is (not without_programs)
     assert "### read-port" in printed and programs.exists()  # the run's own folder is left as it was
     assert json.loads(out.read_text())[0]["programs"] is (not without_programs)
+
+
+def test_samples_ask_fresh_questions_as_the_engine_does(run, tmp_path, capsys):
+    """--samples 2: the install is refused, asked again (none), then a fresh question at another seed
+    (the scripted model starts its script again there) ends the same way."""
+    out = tmp_path / "rows.json"
+    argv = [str(run), "--model", script(tmp_path, INSTALL, NONE), "--samples", "2", "--temperature", "0.7",
+            "--json", str(out)]
+    assert probe().main(argv) == 0
+    row = json.loads(out.read_text())[0]
+    assert row["samples_asked"] == 2 and len(row["replies"]) == 4 and row["status"] == "no change"
+    assert row["summary"].startswith("sample 2 of 2")
+    with pytest.raises(SystemExit) as stopped:
+        probe().main([str(run), "--samples", "2"])
+    assert stopped.value.code == 2 and "needs --temperature > 0" in capsys.readouterr().err

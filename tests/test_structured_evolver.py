@@ -622,3 +622,59 @@ def test_the_question_names_the_programs_the_failures_containers_have(env, tmp_p
     (observations / "count-lines" / "programs.json").symlink_to(secret)
     (observations / "parse-config" / "programs.json").write_text("[1, 2" * 1000)
     assert read_digest(observations, pass_threshold=7).programs == ""
+
+
+def sampled(env, replies, samples=3, **settings):
+    """The structured evolver with evolver.samples: the sampler hands out the same scripted model (its
+    script goes on) and notes each seed it was asked for."""
+    config = EvolveConfig(evolver={"mode": "structured", "samples": samples},
+                          models={"evolver": {"temperature": 0.7}}, **settings)
+    accounting = Accounting(config.limits)
+    llm = ScriptedLLM([{"content": r, "usage": {"prompt_tokens": 50, "completion_tokens": 20}} for r in replies],
+                      accounting, role="evolver")
+    seeds = []
+
+    def sampler(seed):
+        seeds.append(seed)
+        return llm
+
+    evolver = make_evolver(config, llm, sandbox_factory=_no_sandbox, accounting=accounting, sampler=sampler)
+    return evolver.evolve(env["workspace"], env["observations"], env["out"], task_id="evolve-2"), llm, seeds
+
+
+def test_with_samples_a_refused_reply_is_followed_by_a_fresh_question_until_one_passes(env):
+    """evolver.samples (for a model whose replies the rules mostly refuse): sample 1 installs jq and,
+    asked again, answers none; sample 2, a fresh question at another seed, passes and is written.
+    Each exchange is its own record; the summary says which sample was kept and what came before."""
+    installing = good(steps=["apt-get install -y jq"])
+    outcome, llm, seeds = sampled(env, [installing, good(action="none", diagnosis="nothing"), good()])
+    assert outcome.status == "submitted" and outcome.changes.created_skills == ["check-output-files"]
+    assert len(llm.requests) == 3 and len(seeds) == 1 and seeds[0] != 0
+    assert "Your skill was not written" not in llm.requests[2].messages[-1]["content"]  # a fresh question
+    assert [Path(t).name for t in outcome.trajectories] == ["evolver.json", "evolver-sample-2.json"]
+    first = json.loads((env["out"] / "evolver.json").read_text())
+    assert first["status"] == "no change" and len(first["messages"]) == 5
+    assert outcome.summary.startswith("sample 2 of 3: added skill check-output-files") and "earlier: no change" \
+        in outcome.summary
+    assert loads(env)
+
+
+def test_with_samples_every_refusal_ends_refused_after_the_last_and_seeds_are_stable(env):
+    installing = good(steps=["apt-get install -y jq"])
+    outcome, llm, seeds = sampled(env, [installing] * 6)
+    assert outcome.status == "refused" and not outcome.mutated and len(llm.requests) == 6
+    assert len(outcome.trajectories) == 3 and len(set(seeds)) == 2
+    shutil.rmtree(env["out"])
+    assert sampled(env, [installing] * 6)[2] == seeds  # the same seeds again: a resumed step asks the same
+
+
+def test_with_samples_a_batch_without_failure_or_a_model_error_asks_no_more(env):
+    for task in ("parse-config", "count-lines"):
+        verdict = env["observations"] / task / "verdict.json"
+        verdict.write_text(json.dumps({**json.loads(verdict.read_text()), "score": 9}))
+    outcome, llm, seeds = sampled(env, [good()])
+    assert outcome.status == "no change" and not llm.requests and not seeds
+    (env["observations"] / "count-lines" / "verdict.json").write_text(json.dumps({"score": 2}))
+    shutil.rmtree(env["out"])
+    outcome, llm, seeds = sampled(env, ["not json", "still not json"])
+    assert outcome.status == "error" and not seeds

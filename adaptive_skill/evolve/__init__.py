@@ -17,15 +17,16 @@ if TYPE_CHECKING:
 
 
 def make_evolver(config: EvolveConfig, llm: LLM, *, sandbox_factory: Callable[[], Any], run: RunDir | None = None,
-                 accounting: Accounting | None = None) -> Evolver:
+                 accounting: Accounting | None = None, sampler: Callable[[int], LLM] | None = None) -> Evolver:
     """The evolver of `config.evolver.mode`. `sandbox_factory` is called only by the single
     evolver (the others run no command); `run` is the team's event sink and where the team and the
     structured evolver find the changes the gate rejected, `accounting` the costs the
-    team and the structured evolver record."""
+    team and the structured evolver record, `sampler` the evolver's model at a given sampling seed
+    (the structured evolver's further samples, evolver.samples)."""
     if config.evolver.mode == "structured":
         from adaptive_skill.evolve.structured import StructuredEvolver
 
-        return StructuredEvolver(llm, config, run=run, accounting=accounting)
+        return StructuredEvolver(llm, config, run=run, accounting=accounting, sampler=sampler)
     if config.evolver.mode == "team":
         from adaptive_skill.evolve.team import TeamEvolver
 

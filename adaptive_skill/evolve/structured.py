@@ -13,10 +13,12 @@ The exchange is recorded as the evolver's trajectory, `evolver.json` in the evol
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -37,6 +39,7 @@ from adaptive_skill.runs import RunDir
 from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, parse_skill_text, render_skill
 
 TRAJECTORY = "evolver.json"
+RESAMPLED = ("refused", "reverted", "no change")  # outcomes after which another sample is asked (samples > 1)
 REPEAT_OVERLAP = 0.7  # share of words in common with a rejected skill that makes a skill a repeat of it
 MAX_NAME = 48
 MAX_PART = 200  # description, each step, each verification line
@@ -75,25 +78,45 @@ class SkillReply(BaseModel):
 
 class StructuredEvolver:
     def __init__(self, llm: LLM, config: EvolveConfig, *, run: RunDir | None = None,
-                 accounting: Accounting | None = None):
+                 accounting: Accounting | None = None, sampler: Callable[[int], LLM] | None = None):
         """`run`: where the changes the gate rejected are found (its events), so that none is proposed
-        again; without it nothing is refused for that."""
-        self.llm, self.config, self.run, self.accounting = llm, config, run, accounting
+        again; without it nothing is refused for that. `sampler`: the evolver's model at a given
+        sampling seed, for the questions after the first with evolver.samples > 1 (without it they go
+        to `llm` again)."""
+        self.llm, self.config, self.run, self.accounting, self.sampler = llm, config, run, accounting, sampler
 
     def evolve(self, workspace: Path, observations: Path, out_dir: Path, *, history: list[str] | None = None,
                drafts: Path | None = None, task_id: str = "evolve") -> EvolveOutcome:
-        """`drafts` (solver-proposed skills) are not read: one question leaves no room for them."""
+        """`drafts` (solver-proposed skills) are not read: one question leaves no room for them. With
+        evolver.samples N > 1, a reply the host refused, the rules reverted or `none` is followed by a
+        fresh question at another sampling seed, up to N in all; each
+        exchange is its own record (evolver.json, evolver-sample-2.json, ...)."""
         out_dir.mkdir(parents=True, exist_ok=True)
-        record = _Record(out_dir / TRAJECTORY, task_id, self.llm.model, self.accounting)
-        outcome = EvolveOutcome(changes=Changes(), status="error", trajectories=[str(record.path)])
-        try:
-            self._evolve(workspace, observations, history or [], task_id, record, outcome)
-        finally:  # written even when something below dies
-            record.save(outcome)
+        samples = self.config.evolver.samples
+        trajectories: list[str] = []
+        tried: list[str] = []
+        for index in range(samples):
+            llm = self.llm if index == 0 or self.sampler is None else \
+                self.sampler(sample_seed(self.config.seed, task_id, index))
+            name = TRAJECTORY if index == 0 else f"evolver-sample-{index + 1}.json"
+            record = _Record(out_dir / name, task_id, llm.model, self.accounting)
+            outcome = EvolveOutcome(changes=Changes(), status="error", trajectories=trajectories)
+            trajectories.append(str(record.path))
+            try:
+                self._evolve(llm, workspace, observations, history or [], task_id, record, outcome)
+            finally:  # written even when something below dies
+                record.save(outcome)
+            asked = any(m["role"] == "assistant" for m in record.messages)
+            if not asked or outcome.status not in RESAMPLED or index == samples - 1:
+                break
+            tried.append(f"{outcome.status}: {outcome.summary or ''}"[:200])
+        if tried:  # what the earlier samples said, before the one kept
+            outcome.summary = f"sample {len(tried) + 1} of {samples}: {outcome.summary or outcome.status} " \
+                              f"(earlier: {'; '.join(tried)})"
         return outcome
 
-    def _evolve(self, workspace: Path, observations: Path, history: list[str], task_id: str, record: _Record,
-                outcome: EvolveOutcome) -> None:
+    def _evolve(self, llm: LLM, workspace: Path, observations: Path, history: list[str], task_id: str,
+                record: _Record, outcome: EvolveOutcome) -> None:
         c = self.config
         if not (c.evolve_skills and not c.prompt_only):
             outcome.status = "skipped"
@@ -129,12 +152,12 @@ class StructuredEvolver:
                     return None
                 turns["left"] -= 1
                 record.messages.append({"role": "user", "content": structured_repair(problems)})
-                return self._ask(record, task_id, outcome)
+                return self._ask(llm, record, task_id, outcome)
 
             def write(answer: SkillReply) -> list[str]:
                 return _write(after, before, answer, set(existing), digest, rejected, network=c.sandbox.allow_network)
 
-            reply = self._ask(record, task_id, outcome)
+            reply = self._ask(llm, record, task_id, outcome)
             refusals = write(reply) if reply else []
             if refusals and (again := ask_again(refusals)) is not None:
                 reply, refusals = again, write(again)
@@ -164,11 +187,11 @@ class StructuredEvolver:
             outcome.status = "submitted" if outcome.mutated else "no change" if reply.action == "none" else "reverted"
             outcome.summary = _summary(reply, written=outcome.mutated)
 
-    def _ask(self, record: _Record, task_id: str, outcome: EvolveOutcome) -> SkillReply | None:
+    def _ask(self, llm: LLM, record: _Record, task_id: str, outcome: EvolveOutcome) -> SkillReply | None:
         """One question (complete_json adds the schema and its own repair round); the reply is
         appended to the conversation as the assistant's message."""
         try:
-            reply = self.llm.complete_json(record.messages, SkillReply, task_id=task_id)
+            reply = llm.complete_json(record.messages, SkillReply, task_id=task_id)
         except LLMError as exc:
             outcome.status = "budget" if isinstance(exc, BudgetExceeded) else "error"
             record.errors.append(str(exc)[:2000])
@@ -177,6 +200,11 @@ class StructuredEvolver:
             return None
         record.messages.append({"role": "assistant", "content": reply.model_dump_json()})
         return reply
+
+
+def sample_seed(run_seed: int, task_id: str, index: int) -> int:
+    """The evolver's sampling seed for question `index` (> 0) of one evolve step: the same on resume."""
+    return int(hashlib.sha256(f"evolver-{run_seed}-{task_id}-{index}".encode()).hexdigest()[:8], 16)
 
 
 def clean(text: str) -> str:

@@ -3,6 +3,7 @@
     python benchmarks/roles/evolver.py RUN [RUN ...] [--model M] [--max-tokens T] [--json out.json]
     python benchmarks/roles/evolver.py --batches JUDGED.json [--batch 4] ...
     python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 [--allow-network] [--without-programs]
+    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 --samples 3
 
 RUN is an `evolve` run directory (runs/<id>, or a learning-curve benchmark's DIR/runs/evolve). For
 every cycle whose observations hold a failure (RUN/cycles/NNN/observations), the structured evolver
@@ -95,23 +96,31 @@ def main(argv: list[str] | None = None) -> int:
                         "the containers have no network)")
     p.add_argument("--without-programs", action="store_true",
                    help="hide the tasks' programs.json: the question names no program the containers have")
+    p.add_argument("--samples", type=int, default=1, help="evolver.samples: fresh questions until one is written")
     p.add_argument("--seeds", type=int, default=1,
                    help="ask each question this many times, sampling seeds 0..N-1 (needs --temperature > 0)")
     p.add_argument("--temperature", type=float, default=0.0, help="the evolver's sampling (default 0, the engine's)")
     args = p.parse_args(argv)
     if args.seeds > 1 and args.temperature <= 0:
         p.error("--seeds > 1 needs --temperature > 0: at temperature 0 every seed gives the same reply")
+    if args.samples > 1 and args.temperature <= 0:
+        p.error("--samples > 1 needs --temperature > 0: at temperature 0 every sample is the same reply")
     scratch_root = Path(tempfile.mkdtemp(prefix="evolver-probe-batches-"))
     found = questions(args.runs) + (batches(args.batches, args.batch, scratch_root) if args.batches else [])
     rows = []
     for seed in range(args.seeds):
         config = EvolveConfig.model_validate({
-            "evolver": {"mode": "structured"}, "max_skills": 5, "sandbox": {"allow_network": args.allow_network},
+            "evolver": {"mode": "structured", "samples": args.samples}, "max_skills": 5, "seed": seed,
+            "sandbox": {"allow_network": args.allow_network},
             "models": {"evolver": {"model": args.model, "max_tokens": args.max_tokens,
                                    "temperature": args.temperature, "seed": seed}}})
         accounting = Accounting()
+
+        def sampler(sample_seed, config=config, accounting=accounting):
+            return make_llm(config.models.evolver.model_copy(update={"seed": sample_seed}), accounting, "evolver")
+
         evolver = StructuredEvolver(make_llm(config.models.evolver, accounting, "evolver"), config,
-                                    accounting=accounting)
+                                    accounting=accounting, sampler=sampler)
         rows += ask(evolver, found, seed, without_programs=args.without_programs)
     written = sum(r["status"] == "submitted" for r in rows)
     print(json.dumps({"questions": len(rows), "written": written,
@@ -137,9 +146,12 @@ def ask(evolver, found: list[Path], seed: int, *, without_programs: bool = False
             outcome = evolver.evolve(workspace, shown, Path(scratch) / "out")
             seconds = time.monotonic() - started
             record = json.loads((Path(scratch) / "out" / "evolver.json").read_text())
+            extras = sorted((Path(scratch) / "out").glob("evolver-sample-*.json"))
+            for extra in extras:  # the further samples' exchanges, after the first's
+                record["messages"] += json.loads(extra.read_text())["messages"][1:]
         replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
         row = {"cycle": str(observations.parent), "seed": seed, "programs": not without_programs,
-               "status": outcome.status,
+               "status": outcome.status, "samples_asked": 1 + len(extras),
                "summary": outcome.summary, "seconds": round(seconds, 1), "replies": replies,
                "violations": [v.message for v in outcome.violations], "errors": record["metadata"]["errors"]}
         rows.append(row)
