@@ -654,7 +654,7 @@ def test_with_samples_a_refused_reply_is_followed_by_a_fresh_question_until_one_
     assert [Path(t).name for t in outcome.trajectories] == ["evolver.json", "evolver-sample-2.json"]
     first = json.loads((env["out"] / "evolver.json").read_text())
     assert first["status"] == "no change" and len(first["messages"]) == 5
-    assert outcome.summary.startswith("sample 2 of 3: added skill check-output-files") and "earlier: no change" \
+    assert outcome.summary.startswith("sample 2 of 3: added skill check-output-files") and "earlier: no change: nothing" \
         in outcome.summary
     assert loads(env)
 

@@ -109,7 +109,8 @@ class StructuredEvolver:
             asked = any(m["role"] == "assistant" for m in record.messages)
             if not asked or outcome.status not in RESAMPLED or index == samples - 1:
                 break
-            tried.append(f"{outcome.status}: {outcome.summary or ''}"[:200])
+            said = outcome.summary or ""  # "no change: ..." says its status; a refused add does not
+            tried.append((said if said.startswith(outcome.status) else f"{outcome.status}: {said}")[:200])
         if tried:  # what the earlier samples said, before the one kept
             outcome.summary = f"sample {len(tried) + 1} of {samples}: {outcome.summary or outcome.status} " \
                               f"(earlier: {'; '.join(tried)})"
