@@ -126,7 +126,8 @@ def test_three_cycles(setup):
             assert '"passed"' not in text and "reward" not in text, path
     # ...but what programs each train task's container had, probed before its agent ran
     probed = [json.loads(p.read_text()) for p in run.glob("cycles/001/observations/*/programs.json")]
-    assert len(probed) == 2 and all("python3" in p["installed"] for p in probed)
+    assert len(probed) == 2  # the minimal Debian base: perl and sed, no python3 (terminal-easy installs it)
+    assert all("sed" in p["installed"] and {"python3", "jq"} <= set(p["missing"]) for p in probed)
 
     events = [json.loads(line) for line in (run / "events.jsonl").read_text().splitlines()]
     kinds = [e["event"] for e in events]

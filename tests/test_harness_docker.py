@@ -27,8 +27,8 @@ def test_oracle_passes_and_nop_fails(tmp_path, provider):
     task = load_task(make_task(tmp_path, "answer"))
     oracle = run_attempt(task, OracleAgent(), provider)
     assert (oracle.passed, oracle.reward, oracle.failure_mode) == (True, 1.0, None), oracle.detail
-    # probed before the agent: the Debian base has python3 and git, not jq (sandbox/programs.py)
-    assert {"python3", "git"} <= set(oracle.programs["installed"]) and "jq" in oracle.programs["missing"]
+    # probed before the agent (sandbox/programs.py): the minimal Debian base has perl and sed, not python3 or jq
+    assert {"perl", "sed"} <= set(oracle.programs["installed"]) and {"python3", "jq"} <= set(oracle.programs["missing"])
     nop = run_attempt(task, NopAgent(), provider)
     assert (nop.passed, nop.reward, nop.failure_mode) == (False, 0.0, "unresolved")
 
