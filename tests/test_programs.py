@@ -5,10 +5,11 @@ or a file says, only names of the fixed list are kept."""
 import json
 import warnings
 
+from adaptive_skill.harness.attempt import probe_programs
 from adaptive_skill.observe.observations import PROGRAMS as PROGRAMS_FILE
 from adaptive_skill.observe.observations import ObservedItem, write_observations
 from adaptive_skill.sandbox.local_sandbox import LocalSandbox
-from adaptive_skill.sandbox.programs import PROGRAMS, Programs, probe_programs, read_probe, sentence
+from adaptive_skill.sandbox.programs import PROGRAMS, Programs, read_probe, sentence
 
 
 def test_the_probe_output_keeps_only_names_of_the_list():

@@ -8,11 +8,12 @@ from adaptive_skill.harness.providers import NetworkRefused, SandboxProvider
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.harness.verify import verify
 from adaptive_skill.llm.base import BudgetExceeded
-from adaptive_skill.protocols import Agent
-from adaptive_skill.sandbox.programs import probe_programs
+from adaptive_skill.protocols import Agent, Sandbox
+from adaptive_skill.sandbox.programs import PROBE, Programs, read_probe
 from adaptive_skill.tasks.model import Task
 
 VERIFIER_MARK = "--- verifier ---"  # in an attempt's detail: the agent's part before it, the tests' output after
+PROBE_TIMEOUT = 30
 
 
 def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
@@ -84,6 +85,18 @@ def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
         mode = "agent_timeout" if outcome.status == "timeout" else "agent_error"
     detail = f"agent: {outcome.detail}\n{VERIFIER_MARK}\n{verdict.output}"
     return result(verdict.passed, verdict.reward, mode, detail, outcome.trajectory_path)
+
+
+def probe_programs(sandbox: Sandbox) -> Programs | None:
+    """Which common programs the started sandbox has (sandbox/programs.py), asked outside the agent's
+    shell; None when the probe could not run (it is a hint for the evolver, never a failure)."""
+    try:
+        result = sandbox.exec(PROBE, timeout=PROBE_TIMEOUT)
+    except Exception:  # a broken sandbox shows in the agent's run
+        return None
+    if result.timed_out or result.exit_code != 0:
+        return None
+    return read_probe(result.output)
 
 
 def _describe(exc: BaseException) -> str:

@@ -4,20 +4,19 @@ The evolver reads it (evolve/digest.py): told only that the containers have no n
 evolver proposed installing jq or zip, or nothing, for lack of knowing what it could use instead
 (docs/results.md, runs 10 and 12). The list is fixed here; whatever the container prints, only
 names of this list are kept, so a hostile image cannot put words of its own in front of a model.
+The harness runs PROBE (harness/attempt.py); this module imports nothing of the project, so the
+observations and the evolver's digest can read its facts without a circle back to the sandbox.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adaptive_skill.protocols import Sandbox
-
 # General tools a terminal task tends to need, and the alternatives to them a skill could name.
 PROGRAMS = ("python3", "perl", "awk", "sed", "grep", "find", "xargs", "sort", "diff", "tar", "gzip", "bzip2",
             "xz", "zip", "unzip", "jq", "sqlite3", "git", "curl", "wget", "bc", "file", "xxd", "make", "gcc",
             "node")
 PROBE = ("for p in " + " ".join(PROGRAMS) + "; do command -v \"$p\" >/dev/null 2>&1 && echo \"$p\"; done; true")
-PROBE_TIMEOUT = 30
 
 
 @dataclass(frozen=True)
@@ -59,17 +58,6 @@ def read_probe(output: str) -> Programs:
     """The probe's output (one name per line) as Programs; anything else it printed is ignored."""
     found = {line.strip() for line in output.splitlines()}
     return Programs(tuple(p for p in PROGRAMS if p in found), tuple(p for p in PROGRAMS if p not in found))
-
-
-def probe_programs(sandbox: Sandbox) -> Programs | None:
-    """Ask the started sandbox (outside the agent's shell); None when the probe could not run."""
-    try:
-        result = sandbox.exec(PROBE, timeout=PROBE_TIMEOUT)
-    except Exception:  # a broken sandbox shows in the agent's run; the probe is only a hint
-        return None
-    if result.timed_out or result.exit_code != 0:
-        return None
-    return read_probe(result.output)
 
 
 def _known(value: object) -> tuple[str, ...]:
