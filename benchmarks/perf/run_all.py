@@ -35,6 +35,7 @@ STEPS = {
     "vs_mini": ("bench_vs_mini.py", ["--runs", "200", "--starts", "10"], ["--runs", "20", "--starts", "2"], True),
     "throughput": ("bench_throughput.py", [], ["--workers", "1", "2", "--tasks-per-worker", "2"], True),
     "overhead": ("bench_overhead.py", [], ["--llm-delay", "1"], True),
+    "probe": ("bench_probe.py", ["--runs", "30"], ["--runs", "5"], True),
     "spiral": ("bench_spiral.py", [], ["--steps", "300"], True),
     "compression": ("bench_compression.py", [], [], True),
     "novelty": ("bench_novelty.py", [], ["--items", "1000"], True),
@@ -172,8 +173,12 @@ def executors_lines(r: dict) -> list[str]:
             f"(ray start {r['ray_start_sec']:.1f} s)"]
 
 
+def probe_lines(r: dict) -> list[str]:
+    return [f"programs probe per attempt ({r['image']}): {r['median_ms']:.0f} ms median, {r['p90_ms']:.0f} ms p90"]
+
+
 SUMMARIES = {"cli": cli_lines, "vs_mini": vs_mini_lines, "throughput": throughput_lines, "overhead": overhead_lines,
-             "spiral": spiral_lines, "compression": compression_lines, "novelty": novelty_lines,
+             "probe": probe_lines, "spiral": spiral_lines, "compression": compression_lines, "novelty": novelty_lines,
              "executors": executors_lines}
 
 
