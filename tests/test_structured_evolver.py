@@ -225,14 +225,16 @@ def test_a_skill_named_after_a_failed_task_or_naming_its_files_is_refused(env):
     """The quickstart of 2026-11-27: a skill named `git-branch-feature` (the task's id) whose description
     was "create a new branch named `feature` in the repository `/app/repo`" reached the gate. The name
     counts as the steps do, and so do the files the failed tasks' instructions name."""
-    (env["observations"] / "parse-config" / "instruction.md").write_text("Parse /app/conf/settings.yaml. Then stop.")
+    (env["observations"] / "parse-config" / "instruction.md").write_text(
+        "Parse /app/conf/settings.yaml with the schema in /etc/yamllint/config. Then stop.")
     specific = good(name="parse-config-fix", description="Use when a YAML file such as /app/conf/settings.yaml fails.")
     outcome, llm = evolve(env, [specific, good(action="none", diagnosis="cannot generalise")])
     asked = llm.requests[1].messages[-1]["content"]
     assert "names the task(s) parse-config" in asked
     assert "names the failed tasks' own files (/app/conf/settings.yaml)" in asked
     assert not outcome.mutated
-    general = good(description="Use when a YAML file under /app fails to parse.")  # /app is no task's own file
+    # /app is no task's own file, and the system's own places are every task's
+    general = good(description="Use when a YAML file under /app fails to parse (yamllint reads /etc/yamllint/config).")
     assert evolve(env, [general])[0].mutated
 
 

@@ -40,6 +40,8 @@ SKILL_USE_CHARS = 1500  # of skills.md shown
 _STEP = re.compile(r"^step (\d+) \$ (.*)$")
 _STATUS = re.compile(r"^\s+-> (.*)$")
 _PATH = re.compile(r"(?<![\w/.~])/[\w.-]+(?:/[\w.-]+)+")  # an absolute path of two parts or more
+# The system's own places, which a general skill may name (`nginx -t` checks /etc/nginx/nginx.conf)
+_SYSTEM = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/proc/", "/sys/", "/dev/")
 
 
 @dataclass
@@ -50,7 +52,8 @@ class Digest:
     skill_use: str = ""  # how the agent used each skill (observations/skills.md), when there are skills
     failed_commands: set[str] = field(default_factory=set)  # shown commands that failed, whitespace folded
     programs: str = ""  # which common programs the shown failures' containers had, where the probe ran
-    paths: set[str] = field(default_factory=set)  # the files the shown instructions name (/app/x.json), as written
+    paths: set[str] = field(default_factory=set)  # the files the shown instructions name (/app/x.json), as written,
+    # but the system's own (/etc/..., /usr/...)
 
 
 def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_chars: int = 3000) -> Digest:
@@ -81,7 +84,8 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
         tasks.append(name)
         terms |= situation_terms(shown_commands, shown_errors)
         failed |= {fold(command) for command in failed_commands}
-        paths |= {path.rstrip(".") for path in _PATH.findall(read_bounded(folder / "instruction.md"))}
+        paths |= {path.rstrip(".") for path in _PATH.findall(read_bounded(folder / "instruction.md"))
+                  if not path.startswith(_SYSTEM)}
         if (programs := Programs.from_dict(_json(folder / PROGRAMS))) is not None:
             probed.append(programs)
         used += len(block) + 2
