@@ -55,6 +55,9 @@ class ModelConfig(_Strict):
     # protocol's worked example before each task (null: as measured for the model; API models never).
     protocol: Literal["auto", "tools", "text"] = "auto"
     protocol_demo: bool | None = None
+    # The structured evolver's worked example (one example question and its reply) before its
+    # question (null: as measured for the model, docs/llm.md; API models never). Only the evolver reads it.
+    evolver_demo: bool | None = None
     # The first submit of a task attempt is answered with CHECK_FIRST (look at the result, then
     # submit again) instead of ending it: for a model that submits after one unchecked command (the
     # 1.5B, docs/results.md run 8). Off unless measured to help the model; only the agent reads it.

@@ -680,3 +680,82 @@ def test_with_samples_a_batch_without_failure_or_a_model_error_asks_no_more(env)
     shutil.rmtree(env["out"])
     outcome, llm, seeds = sampled(env, ["not json", "still not json"])
     assert outcome.status == "error" and not seeds
+
+
+def _demo_env(env, tmp_path):
+    """The worked example's own question as a batch: its one failed task, as the engine writes it."""
+    observations = tmp_path / "demo-observations"
+    folder = observations / "report-interfaces"
+    folder.mkdir(parents=True)
+    (observations / "index.md").write_text("# Observations\n")
+    (folder / "instruction.md").write_text(
+        "Write the names of the network interfaces to `/srv/net/interfaces.txt`, one per line.")
+    (folder / "trajectory.txt").write_text(
+        "## Errors (2)\nstep 1 $ ifconfig -a > /srv/net/interfaces.txt\n  -> error exit 127\n"
+        "  | bash: ifconfig: command not found\nstep 2 $ apt-get install -y net-tools\n  -> error exit 100\n"
+        "  | E: Unable to locate package net-tools\n")
+    (folder / "signals.json").write_text(json.dumps({"error_snippets": []}))
+    (folder / "verdict.json").write_text(json.dumps(
+        {"score": 2, "category": "system", "outcome": "empty file", "failure_reason": "ifconfig is not installed"}))
+    return {**env, "observations": observations}
+
+
+def test_the_worked_example_goes_first_only_to_a_model_that_needs_it_and_passes_its_own_rules(env, tmp_path):
+    """models.evolver.evolver_demo: the example question and its reply precede the real question for a
+    model measured to need it (an embedded model's profile, or the config), never otherwise; the
+    example's reply is a valid reply that the rules write for its own question."""
+    from adaptive_skill.evolve.prompts import DEMO_REPLY
+
+    outcome, llm = evolve(env, [good()])
+    assert [m["role"] for m in llm.requests[0].messages] == ["system", "user"]
+    assert json.loads((env["out"] / "evolver.json").read_text())["metadata"]["demo"] is False
+
+    config = EvolveConfig(evolver={"mode": "structured"})
+    for needs in (True, False):
+        shown = _demo_env(env, tmp_path / f"case-{needs}")
+        workspace = tmp_path / f"workspace-{needs}"
+        shutil.copytree(REPO / "workspace", workspace)
+        scripted = ScriptedLLM([{"content": DEMO_REPLY}, {"content": good(action="none", diagnosis="none")}],
+                               role="evolver", evolver_demo=needs)  # as LLMClient sets it (profile, config)
+        out = tmp_path / f"out-{needs}"
+        evolved = StructuredEvolver(scripted, config).evolve(workspace, shown["observations"], out)
+        sent = scripted.requests[0].messages
+        assert json.loads((out / "evolver.json").read_text())["metadata"]["demo"] is needs
+        # the example's reply, asked its own question, meets one refusal only: that it copies the example
+        repair = scripted.requests[1].messages[-1]["content"]
+        assert evolved.status == "no change" and repair == (
+            "Your skill was not written, because:\n- the skill copies the example reply: write one for the failures "
+            "above, from their own commands and errors\nReply again with one corrected JSON object (or action "
+            "\"none\"). Anything still wrong is dropped.")
+        if needs:
+            assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+            assert "### report-interfaces" in sent[1]["content"] and json.loads(sent[2]["content"]) == DEMO_REPLY
+            assert sent[3]["content"] == json.loads((out / "evolver.json").read_text())["instruction"]
+        else:
+            assert [m["role"] for m in sent] == ["system", "user"]
+
+
+def test_the_client_takes_the_worked_example_from_the_profile_unless_the_config_says(monkeypatch):
+    from adaptive_skill.config import ModelConfig
+    from adaptive_skill.llm.client import LLMClient
+
+    accounting = Accounting()
+    assert LLMClient(ModelConfig(model="openai/gpt-4o"), accounting, role="evolver").evolver_demo is False
+    assert LLMClient(ModelConfig(), accounting, role="evolver", evolver_demo=True).evolver_demo is True
+    assert LLMClient(ModelConfig(evolver_demo=False), accounting, role="evolver", evolver_demo=True).evolver_demo is False
+    assert LLMClient(ModelConfig(evolver_demo=True), accounting, role="evolver").evolver_demo is True
+
+
+def test_a_skill_that_copies_the_worked_example_is_refused_but_one_of_the_same_kind_is_not(env):
+    """The example names `command not found` and exit 127, which pass the situation rule for any missing
+    program: a copy is caught by its words, a skill of its own for a missing program is written."""
+    from adaptive_skill.evolve.prompts import DEMO_REPLY
+    from adaptive_skill.evolve.structured import copies_demo
+
+    copy = " ".join([DEMO_REPLY["description"], *DEMO_REPLY["steps"], *DEMO_REPLY["verification"]])
+    assert copies_demo(copy) and copies_demo(copy.replace("ifconfig", "jq"))
+    own = good(name="count-json-without-jq", description="Use when jq is missing (command not found, exit 127) "
+               "and a task counts JSON records.",
+               steps=["Load the file with python3 and count: `python3 -c 'import json,sys; print(len(json.load("
+                      "open(sys.argv[1]))))' FILE`."], verification=["cat the output file: one number."])
+    assert not copies_demo(" ".join([own["description"], *own["steps"], *own["verification"]]))

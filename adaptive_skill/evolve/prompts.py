@@ -180,6 +180,49 @@ def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, pr
     return "\n".join(lines)
 
 
+# The structured evolver's worked example (models.evolver.evolver_demo): one question of the real
+# form and the reply it wants, sent before the real question to a model measured to need it (never to
+# an API model). Its situation is in no shipped suite (no task reads network interfaces), so a copy
+# teaches no task's answer, and the rules refuse a skill that copies it (structured.copies_demo). What
+# it shows is what the 1.5B does not do on its own (docs/llm.md, "The structured evolver"): a name for
+# the kind of failure, not the task; no install without a network; a program the containers have; the
+# task's own file as a placeholder.
+DEMO_DIGEST = """### report-interfaces (score 2/10)
+Instruction: Write the names of the network interfaces to `/srv/net/interfaces.txt`, one per line.
+Last commands:
+- $ ifconfig -a > /srv/net/interfaces.txt -> exit 127
+- $ apt-get install -y net-tools -> exit 100
+Errors:
+- $ ifconfig -a > /srv/net/interfaces.txt -> exit 127: bash: ifconfig: command not found
+- $ apt-get install -y net-tools -> exit 100: E: Unable to locate package net-tools
+Judge: ifconfig is not installed and the output file is empty"""
+DEMO_PROGRAMS = ("Installed in the tasks' containers: python3, perl, awk, sed, grep, find. "
+                 "Not installed there: ifconfig, ip, jq, curl.")
+DEMO_REPLY = {
+    "diagnosis": "ifconfig is not installed: `ifconfig -a` exited 127 (command not found), and apt-get could not "
+                 "fetch net-tools (exit 100) because the container has no network.",
+    "action": "add",
+    "name": "network-interfaces-without-ifconfig",
+    "description": "Use when ifconfig or ip is missing (command not found, exit 127) and a task asks about the "
+                   "network interfaces.",
+    "steps": ["Nothing can be fetched without a network: take the facts from what the container has.",
+              "The kernel lists every interface as a directory: `ls /sys/class/net`.",
+              "Write that list where the task asks, one name per line: `ls -1 /sys/class/net > OUTPUT_FILE`."],
+    "verification": ["`cat OUTPUT_FILE` shows the same names as `ls /sys/class/net`."],
+}
+
+
+def structured_demo(*, network: bool) -> list[dict[str, str]]:
+    """The worked example as two turns of the conversation: its question (the real question's form,
+    with an empty library) and its reply."""
+    import json
+
+    question = structured_instruction(skills=[], max_skills=3, protect_skills=False, digest=DEMO_DIGEST,
+                                      history=[], network=network, programs=DEMO_PROGRAMS)
+    return [{"role": "user", "content": "An example question and a good reply first.\n\n" + question},
+            {"role": "assistant", "content": json.dumps(DEMO_REPLY)}]
+
+
 def structured_repair(problems: list[str]) -> str:
     listed = "\n".join(f"- {p}" for p in problems)
     return (f"Your skill was not written, because:\n{listed}\n"

@@ -27,7 +27,14 @@ from pydantic import BaseModel, Field, field_validator
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
 from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
-from adaptive_skill.evolve.prompts import STRUCTURED_RULES, STRUCTURED_SYSTEM, structured_instruction, structured_repair
+from adaptive_skill.evolve.prompts import (
+    DEMO_REPLY,
+    STRUCTURED_RULES,
+    STRUCTURED_SYSTEM,
+    structured_demo,
+    structured_instruction,
+    structured_repair,
+)
 from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule, unusable_step
 from adaptive_skill.evolve.rules import Changes, Violation, skill_names
 from adaptive_skill.evolve.team.library import SkillText, load_history, rejected_commits
@@ -144,7 +151,10 @@ class StructuredEvolver:
                                                         history=history, skill_use=digest.skill_use,
                                                         network=c.sandbox.allow_network,
                                                         programs=digest.programs)
-            record.messages += [{"role": "system", "content": STRUCTURED_SYSTEM},
+            # the worked example, for a model measured to need it (llm.evolver_demo; docs/llm.md)
+            record.demo = bool(getattr(llm, "evolver_demo", False))
+            demo = structured_demo(network=c.sandbox.allow_network) if record.demo else []
+            record.messages += [{"role": "system", "content": STRUCTURED_SYSTEM}, *demo,
                                 {"role": "user", "content": record.instruction}]
             turns = {"left": 1}  # one more question, for a refusal or a rules violation
 
@@ -264,6 +274,9 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
         shown = ", ".join(sorted(digest.terms)[:8])
         problems.append(f"the skill names nothing of the failures' situation (their programs and errors: {shown}): "
                         "say in which situation it applies and what to do there")
+    if copies_demo(text):
+        problems.append("the skill copies the example reply: write one for the failures above, from their own "
+                        "commands and errors")
     if again := rejected_before(name, text, rejected):
         problems.append(f"the gate already rejected this skill ({again}): it did not help on the holdout; write a "
                         "different fix, or one for another failure")
@@ -292,6 +305,15 @@ def rejected_before(name: str, text: str, rejected: list[SkillText] | tuple = ()
         if words and theirs and len(words & theirs) >= REPEAT_OVERLAP * min(len(words), len(theirs)):
             return f"{old.name}, {old.source}, in other words"
     return None
+
+
+def copies_demo(text: str) -> bool:
+    """Whether a skill's text (description, steps, checks) is the worked example's skill (prompts.
+    DEMO_REPLY) in at least REPEAT_OVERLAP of the shorter one's words: a small model shown an example
+    may hand it back, and its phrases (command not found, exit 127) would pass for any failure's."""
+    demo = _words(" ".join([DEMO_REPLY["description"], *DEMO_REPLY["steps"], *DEMO_REPLY["verification"]]))
+    words = _words(text)
+    return bool(words) and len(words & demo) >= REPEAT_OVERLAP * min(len(words), len(demo))
 
 
 def _words(text: str) -> set[str]:
@@ -329,6 +351,7 @@ class _Record:
         self.instruction = ""
         self.messages: list[dict[str, Any]] = []
         self.errors: list[str] = []
+        self.demo = False  # whether the worked example was sent before the question
         self.started = time.time()
         self.before = accounting.totals(task_id=task_id) if accounting else None
 
@@ -337,7 +360,8 @@ class _Record:
             "task_id": self.task_id, "model": self.model, "instruction": self.instruction,
             "status": outcome.status, "submission": outcome.summary, "started_at": self.started,
             "duration_sec": round(time.time() - self.started, 3), "messages": self.messages,
-            "metadata": {"evolver": "structured", "schema": SkillReply.__name__, "errors": self.errors}}
+            "metadata": {"evolver": "structured", "schema": SkillReply.__name__, "errors": self.errors,
+                         "demo": self.demo}}
         if self.accounting is not None and self.before is not None:
             spent = self.accounting.totals(task_id=self.task_id)
             prompt = spent.prompt_tokens - self.before.prompt_tokens

@@ -29,10 +29,12 @@ class LLMClient:
     def __init__(self, config: ModelConfig, accounting: Accounting, *, role: str,
                  completion_fn: Callable[..., Any] | None = None, sleep: Callable[[float], None] = time.sleep,
                  supports_tools: bool | None = None, json_mode: JsonMode | None = None, supports_grammar: bool = False,
-                 protocol_demo: bool = False, extra_request: dict[str, Any] | None = None,
+                 protocol_demo: bool = False, evolver_demo: bool = False, extra_request: dict[str, Any] | None = None,
                  rng: random.Random | None = None, backoff_base: float = 1.0, backoff_cap: float = 60.0):
         """`supports_tools`, `protocol_demo`: the model's own way of talking to the agent (the config's
-        `protocol` and `protocol_demo` override them); `extra_request`: more litellm arguments."""
+        `protocol` and `protocol_demo` override them); `evolver_demo`: whether the structured evolver
+        sends it its worked example (the config's `evolver_demo` overrides it); `extra_request`: more
+        litellm arguments."""
         self.config = config
         self.model = config.model
         self.role = role
@@ -43,6 +45,7 @@ class LLMClient:
         # The text protocol's worked example before each task (agent/protocol.py): for the models
         # measured to need it, never imposed on others.
         self.protocol_demo = protocol_demo if config.protocol_demo is None else config.protocol_demo
+        self.evolver_demo = evolver_demo if config.evolver_demo is None else config.evolver_demo
         self._extra_request = dict(extra_request or {})
         self._json_mode = json_mode
         self.supports_grammar = supports_grammar  # takes a GBNF grammar for complete() (embedded models)

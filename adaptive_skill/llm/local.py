@@ -59,6 +59,9 @@ class LocalModel:
     # fenced-block text protocol, with or without its worked example.
     tool_calls: bool = False
     protocol_demo: bool = True
+    # The structured evolver's worked example (evolve/prompts.py, structured_demo), as measured per
+    # model by the evolver probe (docs/llm.md, "The structured evolver").
+    evolver_demo: bool = False
 
 
 QWEN_CODER_05B = SplitFile(
@@ -97,6 +100,7 @@ def make_local_llm(config: ModelConfig, accounting: Accounting, *, role: str) ->
     spec = MODELS.get(name)
     return LLMClient(config, accounting, role=role, supports_tools=bool(spec and spec.tool_calls),
                      json_mode="schema", supports_grammar=True, protocol_demo=bool(spec and spec.protocol_demo),
+                     evolver_demo=bool(spec and spec.evolver_demo),
                      extra_request={"metadata": {INSTANCE: role}})
 
 

@@ -78,6 +78,7 @@ class ScriptReply(_Strict):
 class Script(_Strict):
     supports_tools: bool = True
     protocol_demo: bool = False  # the text protocol's worked example before each task (agent/protocol.py)
+    evolver_demo: bool = False  # the structured evolver's worked example before its question (evolve/prompts.py)
     replies: list[ScriptReply]
 
 
@@ -93,7 +94,8 @@ class ScriptedLLM:
     """Replays a script, one reply per call; never the default of any config."""
 
     def __init__(self, script: str | Path | list[dict[str, Any]], accounting: Accounting | None = None, *,
-                 role: str = "scripted", supports_tools: bool | None = None, protocol_demo: bool | None = None):
+                 role: str = "scripted", supports_tools: bool | None = None, protocol_demo: bool | None = None,
+                 evolver_demo: bool | None = None):
         if isinstance(script, list):
             parsed, self.model = _validate({"replies": script}, "<inline script>"), "scripted/<inline>"
         else:
@@ -101,6 +103,7 @@ class ScriptedLLM:
         self.replies = parsed.replies
         self.supports_tools = parsed.supports_tools if supports_tools is None else supports_tools
         self.protocol_demo = parsed.protocol_demo if protocol_demo is None else protocol_demo
+        self.evolver_demo = parsed.evolver_demo if evolver_demo is None else evolver_demo
         self.accounting = accounting or Accounting()
         self.role = role
         self.requests: list[ScriptedRequest] = []

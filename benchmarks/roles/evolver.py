@@ -4,6 +4,7 @@
     python benchmarks/roles/evolver.py --batches JUDGED.json [--batch 4] ...
     python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 [--allow-network] [--without-programs]
     python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 --samples 3
+    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 --demo on|off
 
 RUN is an `evolve` run directory (runs/<id>, or a learning-curve benchmark's DIR/runs/evolve). For
 every cycle whose observations hold a failure (RUN/cycles/NNN/observations), the structured evolver
@@ -19,8 +20,11 @@ observations exactly as the engine writes them (observe/observations.py: signals
 trajectory, the verdict; no test result), so the evolver can be asked about more batches than the
 runs at hand had cycles.
 
---seeds N --temperature T asks each question N times at sampling seeds 0..N-1: the spread of what
-the model writes for one question, to compare two prompts on more than one reply each.
+--seeds N --temperature T asks each question N times at sampling seeds 0..N-1 (--first-seed K:
+K..K+N-1, to add replies to an earlier probe's): the spread of what the model writes for one
+question, to compare two prompts on more than one reply each.
+--demo on|off sends the worked example (an example question and its reply) before each question, or
+not (models.evolver.evolver_demo); without it, as measured for the model (llm/local.py).
 --allow-network asks as for a sandbox whose tasks may have a network (the question then does not
 say the containers have none): the comparison for that sentence.
 """
@@ -97,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--without-programs", action="store_true",
                    help="hide the tasks' programs.json: the question names no program the containers have")
     p.add_argument("--samples", type=int, default=1, help="evolver.samples: fresh questions until one is written")
+    p.add_argument("--demo", choices=("on", "off"), help="the worked example first, or not (default: the model's own)")
     p.add_argument("--seeds", type=int, default=1,
                    help="ask each question this many times, sampling seeds 0..N-1 (needs --temperature > 0)")
+    p.add_argument("--first-seed", type=int, default=0, help="seeds K..K+N-1 instead of 0..N-1 (more of the same)")
     p.add_argument("--temperature", type=float, default=0.0, help="the evolver's sampling (default 0, the engine's)")
     args = p.parse_args(argv)
     if args.seeds > 1 and args.temperature <= 0:
@@ -108,12 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     scratch_root = Path(tempfile.mkdtemp(prefix="evolver-probe-batches-"))
     found = questions(args.runs) + (batches(args.batches, args.batch, scratch_root) if args.batches else [])
     rows = []
-    for seed in range(args.seeds):
+    for seed in range(args.first_seed, args.first_seed + args.seeds):
         config = EvolveConfig.model_validate({
             "evolver": {"mode": "structured", "samples": args.samples}, "max_skills": 5, "seed": seed,
             "sandbox": {"allow_network": args.allow_network},
             "models": {"evolver": {"model": args.model, "max_tokens": args.max_tokens,
-                                   "temperature": args.temperature, "seed": seed}}})
+                                   "temperature": args.temperature, "seed": seed,
+                                   **({"evolver_demo": args.demo == "on"} if args.demo else {})}}})
         accounting = Accounting()
 
         def sampler(sample_seed, config=config, accounting=accounting):
@@ -131,7 +138,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def ask(evolver, found: list[Path], seed: int, *, without_programs: bool = False) -> list[dict]:
+    from adaptive_skill.evolve.prompts import DEMO_REPLY
     from adaptive_skill.observe.observations import PROGRAMS
+
+    demo = json.dumps(DEMO_REPLY)
 
     rows = []
     for observations in found:
@@ -149,14 +159,15 @@ def ask(evolver, found: list[Path], seed: int, *, without_programs: bool = False
             extras = sorted((Path(scratch) / "out").glob("evolver-sample-*.json"))
             for extra in extras:  # the further samples' exchanges, after the first's
                 record["messages"] += json.loads(extra.read_text())["messages"][1:]
-        replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
+        replies = [m["content"] for m in record["messages"] if m["role"] == "assistant" and m["content"] != demo]
         row = {"cycle": str(observations.parent), "seed": seed, "programs": not without_programs,
+               "demo": record["metadata"].get("demo", False),
                "status": outcome.status, "samples_asked": 1 + len(extras),
                "summary": outcome.summary, "seconds": round(seconds, 1), "replies": replies,
                "violations": [v.message for v in outcome.violations], "errors": record["metadata"]["errors"]}
         rows.append(row)
         print(f"== {observations.parent}, seed {seed} ({seconds:.0f} s): {outcome.status}")
-        print(record["messages"][1]["content"].split("\n\nSkills now:")[0])
+        print(record["instruction"].split("\n\nSkills now:")[0])
         for reply in replies:
             print("-> " + reply)
         for problem in row["violations"] + row["errors"]:
