@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.evolve.relevance import Failures
 from adaptive_skill.evolve.rules import check, diff_trees, revert, workspace_hash
 
 REPO = Path(__file__).resolve().parents[1]
@@ -149,8 +150,8 @@ def test_a_skill_that_teaches_a_failed_command_breaks_a_rule(trees, step):
     without that record the same skill passes."""
     before, after = trees
     add_skill(after, "read-json", INSTALLING.format(name="read-json", step=step))
-    failed = frozenset({"jq .port /app/config.json"})
-    _, violations = check(before, after, EvolveConfig(), failed=failed)
+    failures = Failures(commands=frozenset({"jq .port /app/config.json"}))
+    _, violations = check(before, after, EvolveConfig(), failures=failures)
     assert rules(violations) == ["quality"] and "failed in the record" in violations[0].message
     assert check(before, after, EvolveConfig())[1] == []
 
@@ -172,9 +173,10 @@ def test_the_rules_step_reverts_an_install_the_repair_did_not_remove(trees):
     assert not (after / "skills" / "jq-missing").exists()
 
 
-def test_failed_commands_are_those_the_digest_shows(tmp_path):
-    """The record every mode is held to is the structured evolver's digest of the observations."""
-    from adaptive_skill.evolve.evolver import failed_commands
+def test_the_failures_are_those_the_digest_shows(tmp_path):
+    """The record every mode is held to is the structured evolver's digest of the observations: its
+    failed commands, failed tasks and the files their instructions name."""
+    from adaptive_skill.evolve.evolver import shown_failures
 
     folder = tmp_path / "obs" / "read-port"
     folder.mkdir(parents=True)
@@ -183,6 +185,52 @@ def test_failed_commands_are_those_the_digest_shows(tmp_path):
         "Trajectory: status submitted; 2 turns\n\n## Errors (1)\nstep 1 $ jq .port /app/config.json\n"
         "  -> error exit 127\n  | bash: jq: command not found\n")
     (folder / "verdict.json").write_text('{"score": 2, "failure_reason": "jq is not installed"}')
-    assert "jq .port /app/config.json" in failed_commands(tmp_path / "obs", EvolveConfig())
+    failures = shown_failures(tmp_path / "obs", EvolveConfig())
+    assert "jq .port /app/config.json" in failures.commands
+    assert failures.tasks == {"read-port"} and failures.paths == {"/app/config.json", "/app/port.txt"}
     (folder / "verdict.json").write_text('{"score": 9}')
-    assert failed_commands(tmp_path / "obs", EvolveConfig()) == frozenset()
+    assert shown_failures(tmp_path / "obs", EvolveConfig()) == Failures()
+
+
+SPECIFIC = ("---\nname: {name}\ndescription: {description}\n---\n## Steps\n1. {step}\n"
+            "## Verification\n- git branch lists the new branch.\n")
+
+
+@pytest.mark.parametrize(("name", "description", "step", "reason"), [
+    # the quickstart of 2026-11-27's skill, as a shell or team evolver could write it
+    ("git-branch-feature", "Use when git says not a git repository.", "cd into the repository, then git checkout -b",
+     "names the task(s) git-branch-feature"),
+    ("branch-outside-repo", "Use when creating a branch in /app/repo fails.", "cd into the repository first",
+     "names the failed tasks' own files (/app/repo)"),
+    ("branch-outside-repo", "Use when git says not a git repository.", "Run `git -C /APP/REPO checkout -b NAME`.",
+     "names the failed tasks' own files (/app/repo)"),
+])
+def test_a_skill_of_any_mode_naming_a_failed_task_or_its_files_breaks_a_rule(trees, name, description, step, reason):
+    """Not only the structured evolver's refusal: the rules step every mode goes through holds a skill to
+    the failures it was shown. A general skill, or the same without that record, passes; a path of the
+    system's own (/etc/gitconfig) is not a task's file and never in the record."""
+    before, after = trees
+    add_skill(after, name, SPECIFIC.format(name=name, description=description, step=step))
+    failures = Failures(tasks=frozenset({"git-branch-feature"}), paths=frozenset({"/app/repo"}))
+    _, violations = check(before, after, EvolveConfig(), failures=failures)
+    assert rules(violations) == ["quality"] and reason in violations[0].message and violations[0].repairable
+    assert check(before, after, EvolveConfig())[1] == []
+    general = SPECIFIC.format(name="branch-outside-repo", description="Use when git says not a git repository.",
+                              step="cd into the repository the task names (see /etc/gitconfig), then git checkout -b")
+    shutil.rmtree(after / "skills" / name)
+    add_skill(after, "branch-outside-repo", general)
+    assert check(before, after, EvolveConfig(), failures=failures)[1] == []
+
+
+def test_an_existing_skill_keeps_its_name_and_lines_a_change_did_not_add(trees):
+    """Only what a change adds is held against it: a seed skill whose name or old lines contain a
+    failed task's id is edited freely; a new line naming the task's file is not."""
+    before, after = trees
+    old = SPECIFIC.format(name="count-log-lines", description="Use when counting lines in a log.", step="wc -l FILE")
+    add_skill(before, "count-log-lines", old)
+    add_skill(after, "count-log-lines", old + "- the count is one number.\n")
+    failures = Failures(tasks=frozenset({"count-log-lines"}), paths=frozenset({"/app/app.log"}))
+    assert check(before, after, EvolveConfig(), failures=failures)[1] == []
+    add_skill(after, "count-log-lines", old + "- compare with wc -l /app/app.log\n")
+    (violation,) = check(before, after, EvolveConfig(), failures=failures)[1]
+    assert "/app/app.log" in violation.message and "names the task" not in violation.message

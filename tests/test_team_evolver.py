@@ -365,8 +365,8 @@ def test_a_team_skill_that_installs_without_a_network_is_sent_back_by_the_rules(
     """The no-network rule lives in the rules step every mode shares, not only in the structured
     evolver: the team's draft says `apt-get install jq`, the containers have none (the default), the
     leader is asked to repair it, and only the repaired skill is written."""
-    installing = skill_md("verify-output-format", "1. apt-get install -y jq\n2. jq . /app/answer.txt")
-    fixed = skill_md("verify-output-format", "1. python3 -m json.tool /app/answer.txt\n2. Compare it with the task.")
+    installing = skill_md("verify-output-format", "1. apt-get install -y jq\n2. jq . ANSWER_FILE")
+    fixed = skill_md("verify-output-format", "1. python3 -m json.tool ANSWER_FILE\n2. Compare it with the task.")
     rules = script(rule("# Rules repair", {"action": "create", "target": "verify-output-format", "content": fixed}),
                    draft=installing)
     outcome, llm = evolve(env, rules)

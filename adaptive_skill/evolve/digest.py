@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adaptive_skill.evolve.relevance import fold, situation_terms
+from adaptive_skill.evolve.relevance import Failures, fold, situation_terms
 from adaptive_skill.observe.observations import PROGRAMS, SKILL_USE, TESTS
 from adaptive_skill.progress import printable_line as _line
 from adaptive_skill.sandbox.programs import Programs, sentence
@@ -54,6 +54,10 @@ class Digest:
     programs: str = ""  # which common programs the shown failures' containers had, where the probe ran
     paths: set[str] = field(default_factory=set)  # the files the shown instructions name (/app/x.json), as written,
     # but the system's own (/etc/..., /usr/...)
+
+    def failures(self) -> Failures:
+        """What no skill may carry back from these failures (the rules step's input)."""
+        return Failures(frozenset(self.failed_commands), frozenset(self.tasks), frozenset(self.paths))
 
 
 def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_chars: int = 3000) -> Digest:

@@ -19,6 +19,7 @@ from adaptive_skill.evolve.digest import read_digest
 from adaptive_skill.evolve.loadable import load_problems
 from adaptive_skill.evolve.prompts import evolution_instruction, evolver_system, repair_instruction
 from adaptive_skill.evolve.pullback import pull_archive
+from adaptive_skill.evolve.relevance import NO_FAILURES, Failures
 from adaptive_skill.evolve.rules import EDITABLE_ROOTS, Changes, Violation, check, copy_tree, revert, skill_names
 from adaptive_skill.protocols import LLM, Sandbox
 from adaptive_skill.sandbox.untrusted import root_exec, unprivileged_user
@@ -63,7 +64,7 @@ class Evolver:
         with tempfile.TemporaryDirectory(prefix="adaptive-skill-evolve-") as scratch:
             before, after = Path(scratch) / "before", Path(scratch) / "after"
             copy_editable(workspace, before)
-            failed = failed_commands(observations, self.config)
+            failures = shown_failures(observations, self.config)
             sandbox = self.sandbox_factory()
             try:
                 sandbox.start()
@@ -94,7 +95,7 @@ class Evolver:
                     outcome.trajectories.append(str(out_dir / "evolver-repair.json"))
                     self._pull(sandbox, before, after, outcome)
 
-                enforce_rules(before, after, self.config, outcome, repair, failed=failed)
+                enforce_rules(before, after, self.config, outcome, repair, failures=failures)
                 if self._root_exec(sandbox, _OBSERVATIONS_DIGEST) != observed:
                     outcome.violations.append(Violation(
                         "observations", "the observations changed in the sandbox (they are root's and read-only "
@@ -102,7 +103,7 @@ class Evolver:
                         [], repairable=False))
             finally:
                 sandbox.close()
-            settle(before, after, self.config, outcome, failed=failed)
+            settle(before, after, self.config, outcome, failures=failures)
             apply_editable(after, workspace)
         return outcome
 
@@ -149,12 +150,12 @@ class Evolver:
 
 
 def enforce_rules(before: Path, after: Path, config: EvolveConfig, outcome: EvolveOutcome,
-                  repair: Callable[[list[Violation]], None], *, failed: frozenset[str] = frozenset()) -> None:
+                  repair: Callable[[list[Violation]], None], *, failures: Failures = NO_FAILURES) -> None:
     """The rules step every evolver shares: permission problems are undone at once; budget and
     quality problems get one `repair` (which rewrites `after` in place); whatever still breaks a
-    rule is then reverted. Records everything on `outcome`. `failed`: the commands the evolver's
-    record shows failing (rules.check)."""
-    _, violations = check(before, after, config, failed=failed)
+    rule is then reverted. Records everything on `outcome`. `failures`: what the evolver was shown of
+    the failures, which no skill may teach or name (rules.check)."""
+    _, violations = check(before, after, config, failures=failures)
     outcome.violations += violations
     fixed_in_code = [v for v in violations if not v.repairable]
     revert(fixed_in_code, before, after)
@@ -162,7 +163,7 @@ def enforce_rules(before: Path, after: Path, config: EvolveConfig, outcome: Evol
     repairable = [v for v in violations if v.repairable]
     if repairable:
         repair(repairable)
-        _, remaining = check(before, after, config, failed=failed)
+        _, remaining = check(before, after, config, failures=failures)
         remaining_messages = {v.message for v in remaining}
         outcome.repaired = [v.message for v in repairable if v.message not in remaining_messages]
         revert(remaining, before, after)
@@ -170,26 +171,26 @@ def enforce_rules(before: Path, after: Path, config: EvolveConfig, outcome: Evol
 
 
 def settle(before: Path, after: Path, config: EvolveConfig, outcome: EvolveOutcome, *,
-           failed: frozenset[str] = frozenset()) -> None:
+           failures: Failures = NO_FAILURES) -> None:
     """Final check: record the changes; anything still breaking a rule is reverted, and if the agent
     still could not load the result, all of it is."""
-    outcome.changes, leftover = check(before, after, config, failed=failed)
+    outcome.changes, leftover = check(before, after, config, failures=failures)
     if leftover:  # reverting restores `before`, which met the rules
         revert(leftover, before, after)
         outcome.reverted += leftover
-        outcome.changes, _ = check(before, after, config, failed=failed)
+        outcome.changes, _ = check(before, after, config, failures=failures)
     if not outcome.changes.empty and load_problems(after):
         everything = Violation("load", "the result still would not load: every change reverted", list(EDITABLE_ROOTS),
                                repairable=False)
         revert([everything], before, after)
         outcome.reverted.append(everything)
-        outcome.changes, _ = check(before, after, config, failed=failed)
+        outcome.changes, _ = check(before, after, config, failures=failures)
 
 
-def failed_commands(observations: Path, config: EvolveConfig) -> frozenset[str]:
-    """The commands the observations show failing (those the evolver's digest would show): no skill
-    may teach one (rules.check)."""
-    return frozenset(read_digest(observations, pass_threshold=config.judge.pass_threshold).failed_commands)
+def shown_failures(observations: Path, config: EvolveConfig) -> Failures:
+    """What the evolver's digest of the observations shows (the failed commands, tasks and their
+    files), which no skill may teach or name (rules.check)."""
+    return read_digest(observations, pass_threshold=config.judge.pass_threshold).failures()
 
 
 def copy_editable(source: Path, dest: Path) -> None:

@@ -1,5 +1,6 @@
 """Does a proposed skill answer the failures it was shown? Refusals for the structured evolver, and
-(unusable_step) what no skill of any evolver mode may teach, which the rules step checks.
+(unusable_step, task_specific) what no skill of any evolver mode may teach or name, which the rules
+step checks against the failures the evolver was shown (Failures).
 
 - A skill that restates the question's own rules: a run of RULE_WINDOW words of its text found in the
   rules the evolver was given. Qwen2.5-Coder-1.5B, asked for "a name in lower-case words joined by
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 RULE_WINDOW = 5  # words in a row shared with the rules that make a restatement
 # Words too common to carry a rule's meaning on their own (a shared run must hold RULE_WINDOW others).
@@ -129,10 +131,41 @@ def fold(command: str) -> str:
     return " ".join(command.strip().removeprefix("$ ").split())
 
 
-def unusable_step(steps: Iterable[str], failed_commands: set[str] | frozenset[str], *, network: bool) -> str | None:
+@dataclass(frozen=True)
+class Failures:
+    """What the evolver was shown of a batch's failures that no skill may carry back into the library
+    (digest.Digest.failures): the commands that failed (whitespace folded), the failed tasks' ids, and
+    the files their instructions name (absolute paths of two parts or more, the system's own excepted)."""
+
+    commands: frozenset[str] = frozenset()
+    tasks: frozenset[str] = frozenset()
+    paths: frozenset[str] = frozenset()
+
+
+NO_FAILURES = Failures()  # no record: nothing is held against a skill
+
+
+def task_specific(name: str, text: str, failures: Failures) -> list[str]:
+    """Why a skill (its name and its text: description, steps, checks) is the answer to the failed tasks
+    rather than a skill for their kind; one sentence per reason, none when it is general. A task's id
+    (of four characters or more) in the name or the text, or a file a failed task's instruction names.
+    The quickstart of 2026-11-27 sent `git-branch-feature`, "create a new branch named `feature` in the
+    repository `/app/repo`", named after its task, to the gate."""
+    body = f"{name} {text}".lower()
+    problems = []
+    if named := sorted(task for task in failures.tasks if len(task) >= 4 and task.lower() in body):
+        problems.append(f"the skill names the task(s) {', '.join(named)}: its name and steps must be general, for "
+                        "every task of the kind")
+    if files := sorted(path for path in failures.paths if path.lower() in body):
+        problems.append(f"the skill names the failed tasks' own files ({', '.join(files)[:120]}): say what to do "
+                        "with any such file, not with these")
+    return problems
+
+
+def unusable_step(steps: Iterable[str], failures: Failures, *, network: bool) -> str | None:
     """Why steps cannot help the agent, as one sentence for the evolver; or None. Two cases, for every
     evolver mode (the rules step) and for the structured evolver before it writes:
-    - a step is a command the record shows failing (`failed_commands`, folded): the 1.5B's skill for
+    - a step is a command the record shows failing (`failures.commands`, folded): the 1.5B's skill for
       `jq: command not found` was the three failed jq commands (docs/results.md, run 10);
     - without a network, a step installs or downloads: told so, the 1.5B still wrote "install jq"
       in 5 of 5 replies at temperature 0.7 (docs/results.md, run 10)."""
@@ -140,7 +173,7 @@ def unusable_step(steps: Iterable[str], failed_commands: set[str] | frozenset[st
     # a command is a whole step or a code span in one (the quickstart of 2026-11-27: "Then, try to create a new
     # branch using `git checkout -b feature /app/repo` again.")
     commands = [command for step in steps for command in (step, *_CODE_SPAN.findall(step))]
-    if failed := next((command for command in commands if fold(command.strip("`")) in failed_commands), None):
+    if failed := next((command for command in commands if fold(command.strip("`")) in failures.commands), None):
         return (f"a step is a command that failed in the record ({failed[:80]!r}): write what the agent should "
                 "run instead, with a tool the container has")
     if not network and (install := installs(steps)):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.loadable import load_problems
-from adaptive_skill.evolve.relevance import body_steps, unusable_step
+from adaptive_skill.evolve.relevance import NO_FAILURES, Failures, body_steps, task_specific, unusable_step
 from adaptive_skill.skills import DRAFTS_DIR, NAME_PATTERN, SkillFormatError, check_skill_dir, parse_skill_text
 from adaptive_skill.workspace import MAX_MEMORY_FILE_BYTES, parse_memory_line
 
@@ -115,9 +115,10 @@ class Violation:
 
 
 def check(before: Path, after: Path, config: EvolveConfig, *,
-          failed: frozenset[str] = frozenset()) -> tuple[Changes, list[Violation]]:
-    """What changed from `before` to `after`, and every rule it breaks. `failed`: the commands the
-    evolver's record shows failing (digest.Digest.failed_commands), which no skill may teach."""
+          failures: Failures = NO_FAILURES) -> tuple[Changes, list[Violation]]:
+    """What changed from `before` to `after`, and every rule it breaks. `failures`: what the evolver
+    was shown of the failures (digest.Digest.failures): no skill may teach a command that failed there,
+    nor name a failed task or a file its instruction names."""
     changes = diff_trees(before, after)
     violations: list[Violation] = []
     changed = changes.paths()
@@ -144,7 +145,7 @@ def check(before: Path, after: Path, config: EvolveConfig, *,
                                         f"({', '.join(s.split('/')[1] for s in protected)})", protected,
                                         repairable=False))
     if allowed["skills"]:
-        violations += _skill_violations(before, after, changes, config, failed)
+        violations += _skill_violations(before, after, changes, config, failures)
     if allowed["prompts"] and under("prompts"):
         violations += _prompt_violations(after, config)
     if allowed["memory"] and under("memory"):
@@ -154,8 +155,9 @@ def check(before: Path, after: Path, config: EvolveConfig, *,
 
 
 def _skill_violations(before: Path, after: Path, changes: Changes, config: EvolveConfig,
-                      failed: frozenset[str]) -> list[Violation]:
+                      failures: Failures) -> list[Violation]:
     found: list[Violation] = []
+    created = set(changes.created_skills)
     for name in sorted(set(changes.created_skills) | set(changes.modified_skills)):
         if not NAME_PATTERN.match(name):
             found.append(Violation("quality", f"skills/{name}: not a valid skill name", [f"skills/{name}"]))
@@ -165,9 +167,14 @@ def _skill_violations(before: Path, after: Path, changes: Changes, config: Evolv
         if problems:
             listed = "; ".join(p.message for p in problems)
             found.append(Violation("quality", f"skills/{name}: {listed}", [f"skills/{name}"]))
-        elif unusable := unusable_step(_added_steps(before, after, name), failed,
-                                       network=config.sandbox.allow_network):
-            found.append(Violation("quality", f"skills/{name}: {unusable}", [f"skills/{name}"]))
+        else:
+            added = _added_steps(before, after, name)
+            # a new skill's name counts; an existing one's (a seed skill's) was not the evolver's to choose
+            specific = task_specific(name if name in created else "", " ".join([_new_description(before, after, name),
+                                                                                *added]), failures)
+            unusable = unusable_step(added, failures, network=config.sandbox.allow_network)
+            if reasons := specific + ([unusable] if unusable else []):
+                found.append(Violation("quality", f"skills/{name}: {'; '.join(reasons)}", [f"skills/{name}"]))
     count_before, count_after = len(skill_names(before)), len(skill_names(after))
     limit = max(config.max_skills, count_before)  # a library already over budget may not grow
     if count_after > limit:
@@ -178,6 +185,22 @@ def _skill_violations(before: Path, after: Path, changes: Changes, config: Evolv
             f"into existing skills instead of creating {', '.join(newest) or 'new ones'}",
             [f"skills/{name}" for name in newest]))
     return found
+
+
+def _new_description(before: Path, after: Path, name: str) -> str:
+    """The description of skills/<name>/SKILL.md in `after` when it differs from its version in `before`."""
+    old, new = (_front_matter(root, name).get("description") for root in (before, after))
+    return str(new) if new is not None and new != old else ""
+
+
+def _front_matter(root: Path, name: str) -> dict:
+    path = root / "skills" / name / "SKILL.md"
+    if not path.is_file() or path.is_symlink():
+        return {}
+    try:
+        return parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))[0]
+    except SkillFormatError:
+        return {}
 
 
 def _added_steps(before: Path, after: Path, name: str) -> list[str]:

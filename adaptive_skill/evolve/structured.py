@@ -35,7 +35,7 @@ from adaptive_skill.evolve.prompts import (
     structured_instruction,
     structured_repair,
 )
-from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule, unusable_step
+from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule, task_specific, unusable_step
 from adaptive_skill.evolve.rules import Changes, Violation, skill_names
 from adaptive_skill.evolve.team.library import SkillText, load_history, rejected_commits
 from adaptive_skill.files import write_json_atomic
@@ -191,9 +191,9 @@ class StructuredEvolver:
                     if problems := write(fixed):
                         outcome.violations.append(Violation("reply", "; ".join(problems), [], repairable=False))
 
-            failed = frozenset(digest.failed_commands)
-            enforce_rules(before, after, c, outcome, repair, failed=failed)
-            settle(before, after, c, outcome, failed=failed)
+            failures = digest.failures()
+            enforce_rules(before, after, c, outcome, repair, failures=failures)
+            settle(before, after, c, outcome, failures=failures)
             apply_editable(after, workspace)
             outcome.status = "submitted" if outcome.mutated else "no change" if reply.action == "none" else "reverted"
             outcome.summary = _summary(reply, written=outcome.mutated)
@@ -256,17 +256,11 @@ def _write(after: Path, before: Path, reply: SkillReply, existing: set[str], dig
     if quoted := quotes_record([*steps, *verification]):
         problems.append(f"a step or check quotes the failures' record ({quoted[:80]!r}): write what the agent "
                         "should run instead, not what it ran")
-    if unusable := unusable_step(steps, digest.failed_commands, network=network):
+    failures = digest.failures()
+    if unusable := unusable_step(steps, failures, network=network):
         problems.append(unusable)
     text = " ".join([description, *steps, *verification])
-    body = text.lower()
-    if named := [task for task in digest.tasks if len(task) >= 4 and task.lower() in f"{name} {body}"]:
-        problems.append(f"the skill names the task(s) {', '.join(named)}: its name and steps must be general, for "
-                        "every task of the kind")
-    # the quickstart of 2026-11-27: "create a new branch named `feature` in the repository `/app/repo`"
-    if files := sorted(path for path in digest.paths if path.lower() in body):
-        problems.append(f"the skill names the failed tasks' own files ({', '.join(files)[:120]}): say what to do "
-                        "with any such file, not with these")
+    problems += task_specific(name, text, failures)  # the rules step's too: asked here, so the repair hears it
     if restated := restated_rule(text, RULE_TEXTS):
         problems.append(f"the skill restates the rules of this question ({restated!r}), not the failures: write "
                         "what the agent should do differently in the failures' situation")

@@ -31,9 +31,10 @@ from adaptive_skill.evolve.evolver import (
     apply_editable,
     copy_editable,
     enforce_rules,
-    failed_commands,
     settle,
+    shown_failures,
 )
+from adaptive_skill.evolve.relevance import Failures
 from adaptive_skill.evolve.rules import Changes, Violation
 from adaptive_skill.evolve.team import discussion, ideas, review, writing
 from adaptive_skill.evolve.team.formation import CollaborationMatrix, Formation, form_team
@@ -126,7 +127,7 @@ class TeamEvolver:
         outcome = TeamOutcome(changes=Changes(), status=status, trajectories=[str(transcript.path)],
                               summary=self._summary(formation, change) if change else None)
         if change is not None and (ended := self._apply(team, workspace, change, outcome, skills,
-                                                                failed_commands(observations, self.config))):
+                                                                shown_failures(observations, self.config))):
             brief["ended"] = ended
         brief["spent"] = spend_dict(team.spent)
         outcome.team = brief
@@ -185,10 +186,10 @@ class TeamEvolver:
     # -- applying it under the rules ---------------------------------------------------------
 
     def _apply(self, team: Team, workspace: Path, change: Change, outcome: TeamOutcome,
-               skills: SkillHistory, failed: frozenset[str]) -> str | None:
+               skills: SkillHistory, failures: Failures) -> str | None:
         """Write the change into a scratch copy, run the rules step, apply what passed. Returns why
-        the repair turn could not run to the end (a spent budget), else None. `failed`: the commands
-        the observations show failing (rules.check)."""
+        the repair turn could not run to the end (a spent budget), else None. `failures`: what the
+        observations show of the failures, which no skill may teach or name (rules.check)."""
         ended = None
         with tempfile.TemporaryDirectory(prefix="adaptive-skill-team-") as scratch:
             before, after = Path(scratch) / "before", Path(scratch) / "after"
@@ -207,10 +208,10 @@ class TeamEvolver:
                     _write_change(after, Change(fixed.action, fixed.target, fixed.content))
 
             try:
-                enforce_rules(before, after, self.config, outcome, repair, failed=failed)
+                enforce_rules(before, after, self.config, outcome, repair, failures=failures)
             except SessionEnded as exc:  # settle() below reverts whatever the repair left broken
                 ended = str(exc)
-            settle(before, after, self.config, outcome, failed=failed)
+            settle(before, after, self.config, outcome, failures=failures)
             team.transcript.record("rules", violations=[v.to_dict() for v in outcome.violations],
                                    repaired=outcome.repaired, reverted=[v.to_dict() for v in outcome.reverted],
                                    changes=outcome.changes.to_dict())
