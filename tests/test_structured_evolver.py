@@ -759,3 +759,11 @@ def test_a_skill_that_copies_the_worked_example_is_refused_but_one_of_the_same_k
                steps=["Load the file with python3 and count: `python3 -c 'import json,sys; print(len(json.load("
                       "open(sys.argv[1]))))' FILE`."], verification=["cat the output file: one number."])
     assert not copies_demo(" ".join([own["description"], *own["steps"], *own["verification"]]))
+
+
+def test_the_worked_example_is_on_for_the_model_measured_to_need_it_only():
+    """The 1.5B's evolver gets the example (measured, docs/llm.md); the 0.5B and SmolLM2 were not
+    measured with it and do not; an API model never does (its client's default, above)."""
+    from adaptive_skill.llm.local import MODELS
+
+    assert {name for name, spec in MODELS.items() if spec.evolver_demo} == {"qwen2.5-coder-1.5b"}

@@ -83,7 +83,11 @@ MODELS = {model.name: model for model in [
     # protocol without the example 16 cut (long lines) and attempts that did not know how to end
     # (`exit 0`, help placeholders run as commands), 7 passed; with it 1.5 cut, 0 malformed, 0 copies,
     # 12 passed, 5.0 s an attempt.
-    LocalModel("qwen2.5-coder-1.5b", n_ctx=16384, split=QWEN_CODER_15B, tool_calls=False, protocol_demo=True),
+    # The evolver's worked example (docs/llm.md, "The structured evolver"): on the quickstart's two questions,
+    # 10 seeds each at temperature 0.7, replies naming the failed task or its files fell from 15 of 20 to 8
+    # of 20 (p 0.054), skills written rose from 3 to 6 of 20 (p 0.45), and no reply copied the example.
+    LocalModel("qwen2.5-coder-1.5b", n_ctx=16384, split=QWEN_CODER_15B, tool_calls=False, protocol_demo=True,
+               evolver_demo=True),
 ]}
 
 
