@@ -700,7 +700,8 @@ def _demo_env(env, tmp_path):
     return {**env, "observations": observations}
 
 
-def test_the_worked_example_goes_first_only_to_a_model_that_needs_it_and_passes_its_own_rules(env, tmp_path):
+@pytest.mark.parametrize("needs", [True, False], ids=["profile-on", "profile-off"])
+def test_the_worked_example_goes_first_only_to_a_model_that_needs_it_and_passes_its_own_rules(env, tmp_path, needs):
     """models.evolver.evolver_demo: the example question and its reply precede the real question for a
     model measured to need it (an embedded model's profile, or the config), never otherwise; the
     example's reply is a valid reply that the rules write for its own question."""
@@ -711,28 +712,27 @@ def test_the_worked_example_goes_first_only_to_a_model_that_needs_it_and_passes_
     assert json.loads((env["out"] / "evolver.json").read_text())["metadata"]["demo"] is False
 
     config = EvolveConfig(evolver={"mode": "structured"})
-    for needs in (True, False):
-        shown = _demo_env(env, tmp_path / f"case-{needs}")
-        workspace = tmp_path / f"workspace-{needs}"
-        shutil.copytree(REPO / "workspace", workspace)
-        scripted = ScriptedLLM([{"content": DEMO_REPLY}, {"content": good(action="none", diagnosis="none")}],
-                               role="evolver", evolver_demo=needs)  # as LLMClient sets it (profile, config)
-        out = tmp_path / f"out-{needs}"
-        evolved = StructuredEvolver(scripted, config).evolve(workspace, shown["observations"], out)
-        sent = scripted.requests[0].messages
-        assert json.loads((out / "evolver.json").read_text())["metadata"]["demo"] is needs
-        # the example's reply, asked its own question, meets one refusal only: that it copies the example
-        repair = scripted.requests[1].messages[-1]["content"]
-        assert evolved.status == "no change" and repair == (
-            "Your skill was not written, because:\n- the skill copies the example reply: write one for the failures "
-            "above, from their own commands and errors\nReply again with one corrected JSON object (or action "
-            "\"none\"). Anything still wrong is dropped.")
-        if needs:
-            assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
-            assert "### report-interfaces" in sent[1]["content"] and json.loads(sent[2]["content"]) == DEMO_REPLY
-            assert sent[3]["content"] == json.loads((out / "evolver.json").read_text())["instruction"]
-        else:
-            assert [m["role"] for m in sent] == ["system", "user"]
+    shown = _demo_env(env, tmp_path / f"case-{needs}")
+    workspace = tmp_path / f"workspace-{needs}"
+    shutil.copytree(REPO / "workspace", workspace)
+    scripted = ScriptedLLM([{"content": DEMO_REPLY}, {"content": good(action="none", diagnosis="none")}],
+                           role="evolver", evolver_demo=needs)  # as LLMClient sets it (profile, config)
+    out = tmp_path / f"out-{needs}"
+    evolved = StructuredEvolver(scripted, config).evolve(workspace, shown["observations"], out)
+    sent = scripted.requests[0].messages
+    assert json.loads((out / "evolver.json").read_text())["metadata"]["demo"] is needs
+    # the example's reply, asked its own question, meets one refusal only: that it copies the example
+    repair = scripted.requests[1].messages[-1]["content"]
+    assert evolved.status == "no change" and repair == (
+        "Your skill was not written, because:\n- the skill copies the example reply: write one for the failures "
+        "above, from their own commands and errors\nReply again with one corrected JSON object (or action "
+        "\"none\"). Anything still wrong is dropped.")
+    if needs:
+        assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+        assert "### report-interfaces" in sent[1]["content"] and json.loads(sent[2]["content"]) == DEMO_REPLY
+        assert sent[3]["content"] == json.loads((out / "evolver.json").read_text())["instruction"]
+    else:
+        assert [m["role"] for m in sent] == ["system", "user"]
 
 
 def test_the_client_takes_the_worked_example_from_the_profile_unless_the_config_says(monkeypatch):
