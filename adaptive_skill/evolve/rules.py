@@ -189,33 +189,27 @@ def _skill_violations(before: Path, after: Path, changes: Changes, config: Evolv
 
 def _new_description(before: Path, after: Path, name: str) -> str:
     """The description of skills/<name>/SKILL.md in `after` when it differs from its version in `before`."""
-    old, new = (_front_matter(root, name).get("description") for root in (before, after))
+    old, new = (_skill_parts(root, name)[0].get("description") for root in (before, after))
     return str(new) if new is not None and new != old else ""
-
-
-def _front_matter(root: Path, name: str) -> dict:
-    path = root / "skills" / name / "SKILL.md"
-    if not path.is_file() or path.is_symlink():
-        return {}
-    try:
-        return parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))[0]
-    except SkillFormatError:
-        return {}
 
 
 def _added_steps(before: Path, after: Path, name: str) -> list[str]:
     """The steps (body_steps) of skills/<name>/SKILL.md in `after` that its version in `before` lacks:
     what the change teaches, so a line a skill already held is not held against the change."""
-    def steps(root: Path) -> list[str]:
-        path = root / "skills" / name / "SKILL.md"
-        if not path.is_file() or path.is_symlink():
-            return []
-        try:
-            return body_steps(parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))[1])
-        except SkillFormatError:
-            return []
-    old = set(steps(before))
-    return [step for step in steps(after) if step not in old]
+    old = set(body_steps(_skill_parts(before, name)[1]))
+    return [step for step in body_steps(_skill_parts(after, name)[1]) if step not in old]
+
+
+def _skill_parts(root: Path, name: str) -> tuple[dict, str]:
+    """The front matter and body of skills/<name>/SKILL.md under `root`; empty for a missing, linked
+    or unparsable file."""
+    path = root / "skills" / name / "SKILL.md"
+    if not path.is_file() or path.is_symlink():
+        return {}, ""
+    try:
+        return parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))
+    except SkillFormatError:
+        return {}, ""
 
 
 def _prompt_violations(after: Path, config: EvolveConfig) -> list[Violation]:
