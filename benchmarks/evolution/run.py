@@ -95,6 +95,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--check-before-submit", action="store_true",
                    help="models.agent.check_before_submit: the agent's first submit of an attempt is answered "
                         "with a request to look at its result first (docs/results.md, run 8's one-command habit)")
+    p.add_argument("--evolver-samples", type=int, default=None, metavar="N",
+                   help="evolver.samples: up to N questions a cycle until a reply passes the rules, the evolver "
+                        "sampling at temperature 0.7 from seed 0, as in configs/quickstart.yaml (default: one "
+                        "question at the model's temperature 0)")
     p.add_argument("--suite", type=Path, default=SUITE, help="task suite (default benchmarks/terminal-easy)")
     return p.parse_args(argv)
 
@@ -109,7 +113,8 @@ def settings(args: argparse.Namespace) -> dict:
             "skill_in_prompt": args.skill_in_prompt, "holdout_ratio": args.holdout_ratio,
             "judge_check": args.judge_check,
             # only when set: the directories of earlier runs keep their settings and resume
-            **({"check_before_submit": True} if args.check_before_submit else {})}
+            **({"check_before_submit": True} if args.check_before_submit else {}),
+            **({"evolver_samples": args.evolver_samples} if args.evolver_samples else {})}
 
 
 def build_config(s: dict, out: Path) -> EvolveConfig:
@@ -119,8 +124,10 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
     # Token limits that never cut a reply: the agent's grammar bounds fit 4096 (docs/llm.md), the
     # judge's longest reply under its schema 1024 (observe/judge.py, reply_max_chars).
     agent = {"model": model, "max_tokens": 4096, "check_before_submit": s.get("check_before_submit", False)}
-    roles = {"agent": agent, "judge": {"model": model, "max_tokens": 1024},
-             "evolver": {"model": model, "max_tokens": 1024},
+    samples = s.get("evolver_samples", 1)
+    # Sampling evolver questions at temperature 0 would ask the same question N times.
+    evolver = {"model": model, "max_tokens": 1024, **({"temperature": 0.7, "seed": 0} if samples > 1 else {})}
+    roles = {"agent": agent, "judge": {"model": model, "max_tokens": 1024}, "evolver": evolver,
              "proposer": {"model": model, "max_tokens": 512, "temperature": 0.7}, "embedder": {"model": "lexical"}}
     return EvolveConfig.model_validate({
         "max_skills": 5, "batch_size": 2 if quick else 4, "holdout_ratio": s["holdout_ratio"],
@@ -131,7 +138,7 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
         "models": roles, "limits": {"max_steps": s["max_steps"]},
         "gating": {"min_rounds": gate_rounds, "max_rounds": gate_rounds,
                    "temperature": s["temperature"], "judge_check": s["judge_check"]},
-        "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6}})
+        "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6, "samples": samples}})
 
 
 def check_model(model: str) -> None:
@@ -237,12 +244,14 @@ class Bench:
         with tempfile.TemporaryDirectory(prefix="evolution-bench-") as scratch:
             seed_ws = engine.repo.export("evo-0", Path(scratch) / "evo-0")
             self.part("seed", lambda: self.evaluate("(a) seed", seed_ws))
-            self.part("expert", lambda: self.evaluate("(b) expert", EXPERT_WORKSPACE))
             evolved = self.part("evolve", self.evolve)
             engine = self.engine  # the resumed engine when the evolve part ran in this session
             for tag in evolved["accepted"]:
                 tag_ws = engine.repo.export(tag, Path(scratch) / tag)
                 self.part(f"tag:{tag}", lambda tag=tag, ws=tag_ws: self.evaluate(f"(c) {tag}", ws))
+            # The reference last: the curve (seed, cycles, tags) is what the run is for, and is
+            # complete on disk before the expert's 80 attempts start.
+            self.part("expert", lambda: self.evaluate("(b) expert", EXPERT_WORKSPACE))
         results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.s)
         write_json_atomic(self.out / "results.json", results)
         from report import write_report
