@@ -8,7 +8,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Self
 
-from adaptive_skill.evolve.rules import Changes
+from adaptive_skill.evolve.outcome import Changes
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.observe.observations import ObservedItem
 from adaptive_skill.proposals.record import ProposalRecord

@@ -10,22 +10,24 @@
 
 The protocols are structural: an implementation does not import this module, only the code that
 holds one does. This module sits below every room, so the data types that cross a seam are named
-here for type checkers only (they live with the room that makes them); nothing is imported at run
-time, which is what keeps it at the bottom of the layers (tests/test_layers.py).
+here for type checkers only; nothing of the project is imported at run time, which is what keeps it
+at the bottom of the layers. Each of those types lives in a module that imports nothing which imports
+this one (Intervention, the monitor's answer, is defined here), so no chain of imports, type-only
+ones included, comes back here (tests/test_layers.py checks both).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
     from pydantic import BaseModel
 
-    from adaptive_skill.agent.loop import Intervention
-    from adaptive_skill.evolve.evolver import EvolveOutcome
+    from adaptive_skill.evolve.outcome import EvolveOutcome
     from adaptive_skill.executors.base import AttemptJob
     from adaptive_skill.harness.results import AgentOutcome, AttemptResult
     from adaptive_skill.llm.base import LLMResponse
@@ -102,6 +104,18 @@ class Agent(Protocol):
     name: str
 
     def solve(self, task: Task, sandbox: Sandbox) -> AgentOutcome: ...
+
+
+@dataclass
+class Intervention:
+    """What a monitor asks for after a step. `context` (when set) replaces what the model sees
+    next; the trajectory on disk keeps every message regardless."""
+
+    action: Literal["nudge", "restart", "rollback", "escalate", "terminate"]
+    detector: str
+    message: str = ""
+    evidence: dict[str, Any] = field(default_factory=dict)
+    context: list[dict[str, Any]] | None = None
 
 
 class StepMonitor(Protocol):

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from adaptive_skill.agent.loop import AgentLimits, Intervention, TerminalAgent, render_system_prompt
+from adaptive_skill.agent.loop import AgentLimits, TerminalAgent, render_system_prompt
 from adaptive_skill.config import LimitsConfig
 from adaptive_skill.llm import Accounting
 from adaptive_skill.llm.scripted import ScriptedLLM
+from adaptive_skill.protocols import Intervention
 from adaptive_skill.workspace import Workspace
 
 

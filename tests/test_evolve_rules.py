@@ -159,8 +159,8 @@ def test_a_skill_that_teaches_a_failed_command_breaks_a_rule(trees, step):
 def test_the_rules_step_reverts_an_install_the_repair_did_not_remove(trees):
     """enforce_rules (shared by the shell, team and structured evolvers): one repair; an install still
     there afterwards is reverted, and settle() leaves the workspace as it was."""
-    from adaptive_skill.evolve.evolver import EvolveOutcome, enforce_rules, settle
-    from adaptive_skill.evolve.rules import Changes
+    from adaptive_skill.evolve.evolver import enforce_rules, settle
+    from adaptive_skill.evolve.outcome import Changes, EvolveOutcome
 
     before, after = trees
     add_skill(after, "jq-missing", INSTALLING.format(name="jq-missing", step="apt-get install -y jq"))

@@ -149,6 +149,17 @@ def test_job_checks():
         AttemptJob(agent="llm", config=EvolveConfig(), results_dir=None)
 
 
+def test_every_name_a_job_accepts_is_one_the_builder_builds(tmp_path):
+    """The job checks names against harness/names.py without importing the agents; the names and
+    the builder's agents must be the same set, or a job would travel and fail where it lands."""
+    from adaptive_skill.harness.agents import SUITE_AGENTS, build_agent
+    from adaptive_skill.harness.names import AGENT_NAMES
+
+    assert set(AGENT_NAMES) == {"llm", *SUITE_AGENTS}
+    for name in SUITE_AGENTS:
+        assert build_agent(name, EvolveConfig()).name == name
+
+
 def test_executor_config(tmp_path):
     path = tmp_path / "cycle.yaml"
     path.write_text("executor:\n  kind: ray\n  address: ray://head:10001\n  max_in_flight: 8\n"

@@ -86,10 +86,10 @@ def imported_modules(path: Path, module: str, root: Path) -> list[tuple[str, int
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            targets = [target]
-            if target == root_name:  # from adaptive_skill import x: a package, or a name of __init__.py
-                targets = [f"{root_name}.{alias.name}" if (root / f"{alias.name}.py").is_file()
-                           or (root / alias.name).is_dir() else root_name for alias in node.names]
+            # from a.b import c: the module a.b.c where c is one (a file or a package), else a.b
+            folder = root.parent.joinpath(*target.split("."))
+            targets = [f"{target}.{alias.name}" if (folder / f"{alias.name}.py").is_file()
+                       or (folder / alias.name).is_dir() else target for alias in node.names]
         elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == \
                 "import_module" and node.args:
             first = node.args[0]
@@ -160,6 +160,20 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def module_graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the project's modules it imports (every import, type-only ones included: a type
+    checker follows them, and so does anyone reading the code)."""
+    paths = {module_name(root, path): path for path in sorted(root.rglob("*.py"))}
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, path in paths.items():
+        for target, _, _ in imported_modules(path, module, root):
+            while target not in paths and "." in target:  # a name inside a module: the module
+                target = target.rsplit(".", 1)[0]
+            if target in paths and target != module:
+                graph[module].add(target)
+    return graph
+
+
 def test_every_package_has_a_layer_and_no_import_goes_up():
     upward, unplaced, _ = check_layers(ROOT, LAYERS)
     assert not unplaced, f"packages without a layer (add them to LAYERS): {unplaced}"
@@ -169,6 +183,15 @@ def test_every_package_has_a_layer_and_no_import_goes_up():
 def test_no_import_cycle_between_packages():
     _, _, graph = check_layers(ROOT, LAYERS)
     assert not cycles(graph), f"packages that import each other: {cycles(graph)}"
+
+
+def test_no_import_cycle_between_modules():
+    """Not even through protocols.py's type-only imports: the data types a seam carries live where
+    no module that uses the protocol is imported from (protocols.py itself, evolve/outcome.py,
+    harness/results.py and harness/names.py import nothing of the project)."""
+    found = cycles(module_graph(ROOT))
+    assert not found, "modules that import each other (through any chain): " + "; ".join(
+        " <-> ".join(component) for component in found)
 
 
 def test_layers_name_each_package_once():

@@ -16,7 +16,8 @@ from adaptive_skill.config import LimitsConfig, ModelConfig
 from adaptive_skill.llm._litellm import import_litellm
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import BudgetExceeded, LLMConfigError, LLMError, StructuredOutputError, Usage
-from adaptive_skill.llm.client import LLMClient, make_llm
+from adaptive_skill.llm.client import LLMClient
+from adaptive_skill.llm.factory import make_llm
 from adaptive_skill.llm.scripted import ScriptedLLM
 from adaptive_skill.protocols import LLM
 

@@ -17,7 +17,8 @@ from adaptive_skill.config import LimitsConfig, ModelConfig
 from adaptive_skill.llm import local
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import BudgetExceeded, LLMConfigError
-from adaptive_skill.llm.client import LLMClient, make_llm
+from adaptive_skill.llm.client import LLMClient
+from adaptive_skill.llm.factory import make_llm
 from adaptive_skill.protocols import LLM
 
 MODEL = "local/smollm2-135m"

@@ -21,7 +21,7 @@ from adaptive_skill.agent.loop import render_system_prompt
 from adaptive_skill.agent.protocol import TEXT_PROTOCOL_DEMO_VERSION, TOOL_NAMES, tool_specs, with_demo
 from adaptive_skill.config import ModelConfig
 from adaptive_skill.llm.accounting import Accounting
-from adaptive_skill.llm.client import make_llm
+from adaptive_skill.llm.factory import make_llm
 from adaptive_skill.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from adaptive_skill.config import LimitsConfig, ModelConfig, ModelsConfig
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import BudgetExceeded, LLMConfigError, LLMError, StructuredOutputError
-from adaptive_skill.llm.client import make_llm
+from adaptive_skill.llm.factory import make_llm
 from adaptive_skill.llm.scripted import ScriptedLLM
 from adaptive_skill.protocols import LLM
 

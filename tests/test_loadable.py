@@ -15,9 +15,10 @@ import yaml
 from adaptive_skill.agent.loop import render_system_prompt
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.errors import UserError
-from adaptive_skill.evolve.evolver import EvolveOutcome, enforce_rules, settle
+from adaptive_skill.evolve.evolver import enforce_rules, settle
 from adaptive_skill.evolve.loadable import load_problems
-from adaptive_skill.evolve.rules import Changes, diff_trees
+from adaptive_skill.evolve.outcome import Changes, EvolveOutcome
+from adaptive_skill.evolve.rules import diff_trees
 from adaptive_skill.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]

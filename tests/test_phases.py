@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from adaptive_skill.evolve.rules import Changes
+from adaptive_skill.evolve.outcome import Changes
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.observe.observations import ObservedItem
 from adaptive_skill.phases import (

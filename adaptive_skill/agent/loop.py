@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from adaptive_skill.agent.inline import InlineSkill, best_skill
 from adaptive_skill.agent.memory import (
@@ -74,18 +74,6 @@ class AgentLimits:
                    wall_time_sec=config.limits.max_wall_time_sec or NO_WALL_LIMIT_SEC,
                    command_timeout_sec=config.sandbox.command_timeout_sec,
                    output_limit_chars=config.sandbox.output_limit_chars)
-
-
-@dataclass
-class Intervention:
-    """What a monitor asks for after a step. `context` (when set) replaces what the model sees
-    next; the trajectory on disk keeps every message regardless."""
-
-    action: Literal["nudge", "restart", "rollback", "escalate", "terminate"]
-    detector: str
-    message: str = ""
-    evidence: dict[str, Any] = field(default_factory=dict)
-    context: list[dict[str, Any]] | None = None
 
 
 class TerminalAgent:

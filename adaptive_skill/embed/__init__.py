@@ -13,24 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from adaptive_skill.embed.vectors import EmbedderError, normalize_rows
 from adaptive_skill.protocols import Embedder
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from adaptive_skill.config import EmbedderConfig
-
-
-class EmbedderError(Exception):
-    """An embedding call failed (model unreachable, bad reply). Callers decide whether to go on."""
-
-
-def normalize_rows(matrix: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    matrix = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms == 0, 1.0, norms)
 
 
 def make_embedder(config: EmbedderConfig, cache_size: int = 4096) -> Embedder:

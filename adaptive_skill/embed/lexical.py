@@ -12,7 +12,7 @@ import zlib
 
 import numpy as np
 
-from adaptive_skill.embed import normalize_rows
+from adaptive_skill.embed.vectors import normalize_rows
 
 _WORD = re.compile(r"[a-z0-9_]+")
 _SPACE = re.compile(r"\s+")

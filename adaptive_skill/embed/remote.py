@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from adaptive_skill.embed import EmbedderError, normalize_rows
+from adaptive_skill.embed.vectors import EmbedderError, normalize_rows
 
 
 class LiteLLMEmbedder:

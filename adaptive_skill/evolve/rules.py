@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.loadable import load_problems
+from adaptive_skill.evolve.outcome import Changes, Violation
 from adaptive_skill.evolve.relevance import NO_FAILURES, Failures, body_steps, task_specific, unusable_step
 from adaptive_skill.skills import DRAFTS_DIR, NAME_PATTERN, SkillFormatError, check_skill_dir, parse_skill_text
 from adaptive_skill.workspace import MAX_MEMORY_FILE_BYTES, parse_memory_line
@@ -70,26 +70,6 @@ def skill_names(root: Path) -> set[str]:
     return {p.name for p in skills.iterdir() if p.is_dir() and not p.is_symlink() and p.name != DRAFTS_DIR}
 
 
-@dataclass
-class Changes:
-    added: list[str] = field(default_factory=list)
-    modified: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    created_skills: list[str] = field(default_factory=list)
-    deleted_skills: list[str] = field(default_factory=list)
-    modified_skills: list[str] = field(default_factory=list)  # existed before, content changed
-
-    @property
-    def empty(self) -> bool:
-        return not (self.added or self.modified or self.deleted)
-
-    def paths(self) -> list[str]:
-        return sorted(self.added + self.modified + self.deleted)
-
-    def to_dict(self) -> dict:
-        return self.__dict__.copy()
-
-
 def diff_trees(before: Path, after: Path) -> Changes:
     old, new = tree_digest(before), tree_digest(after)
     changes = Changes(added=sorted(set(new) - set(old)), deleted=sorted(set(old) - set(new)),
@@ -100,18 +80,6 @@ def diff_trees(before: Path, after: Path) -> Changes:
     touched = {p.split("/")[1] for p in changes.paths() if p.startswith("skills/") and p.count("/") >= 2}
     changes.modified_skills = sorted(touched & old_skills & new_skills)
     return changes
-
-
-@dataclass
-class Violation:
-    rule: str  # outside | permission | protected | budget | quality | memory | prompt | load | pullback
-    #          | observations | reply (the structured evolver refused its reply)
-    message: str
-    paths: list[str]  # what reverting this violation restores (files or whole skill directories)
-    repairable: bool = True  # worth one more evolver turn; permission problems are simply undone
-
-    def to_dict(self) -> dict:
-        return self.__dict__.copy()
 
 
 def check(before: Path, after: Path, config: EvolveConfig, *,

@@ -26,7 +26,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
-from adaptive_skill.evolve.evolver import EvolveOutcome, apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.outcome import Changes, EvolveOutcome, Violation
 from adaptive_skill.evolve.prompts import (
     DEMO_REPLY,
     STRUCTURED_RULES,
@@ -36,7 +37,7 @@ from adaptive_skill.evolve.prompts import (
     structured_repair,
 )
 from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule, task_specific, unusable_step
-from adaptive_skill.evolve.rules import Changes, Violation, skill_names
+from adaptive_skill.evolve.rules import skill_names
 from adaptive_skill.evolve.team.library import SkillText, load_history, rejected_commits
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.llm.accounting import Accounting

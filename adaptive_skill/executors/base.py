@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.harness.agents import check_agent
+from adaptive_skill.harness.names import check_agent
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.tasks.model import Task
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from adaptive_skill.agent.loop import AgentLimits, MemoryOptions, TerminalAgent
 from adaptive_skill.agent.skillfiles import install_skills
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.harness.names import check_agent
 from adaptive_skill.harness.results import AgentOutcome
 from adaptive_skill.llm.base import BudgetExceeded
 from adaptive_skill.protocols import LLM, Agent, Sandbox, StepMonitor
@@ -109,8 +110,7 @@ class LLMAgent:
             sandbox.copy_out(f"{DRAFT_DIR}/SKILL.md", target / "SKILL.md")
 
 
-SUITE_AGENTS = {"oracle": OracleAgent, "nop": NopAgent}
-AGENT_NAMES = ("llm", *SUITE_AGENTS)
+SUITE_AGENTS = {"oracle": OracleAgent, "nop": NopAgent}  # AGENT_NAMES (harness/names.py) lists them
 
 
 def build_agent(name: str, config: EvolveConfig, *, workspace: Workspace | Path | None = None,
@@ -135,15 +135,6 @@ def build_agent(name: str, config: EvolveConfig, *, workspace: Workspace | Path 
     limits = replace(AgentLimits.from_config(config), check_before_submit=config.models.agent.check_before_submit)
     return LLMAgent(llm, workspace, trajectories_dir, limits, monitor_factory=monitor_factory,
                     drafts_dir=drafts_dir, memory=memory_options(config, workspace))
-
-
-def check_agent(name: str, workspace: object, trajectories_dir: object) -> None:
-    """ValueError unless build_agent can build `name` with these; an AttemptJob checks before it
-    travels to where the agent is built."""
-    if name not in AGENT_NAMES:
-        raise ValueError(f"unknown agent {name!r}: one of {', '.join(AGENT_NAMES)}")
-    if name == "llm" and (workspace is None or trajectories_dir is None):
-        raise ValueError("the llm agent needs a workspace and a trajectories_dir")
 
 
 def memory_options(config: EvolveConfig, workspace: Workspace) -> MemoryOptions:

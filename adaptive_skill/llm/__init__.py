@@ -14,7 +14,8 @@ from adaptive_skill.llm.base import (
     ToolCall,
     Usage,
 )
-from adaptive_skill.llm.client import LLMClient, make_llm
+from adaptive_skill.llm.client import LLMClient
+from adaptive_skill.llm.factory import make_llm
 
 __all__ = [
     "Accounting", "BudgetExceeded", "CallRecord", "LLMClient", "LLMConfigError", "LLMError", "LLMResponse",

@@ -17,7 +17,7 @@ from adaptive_skill.llm import structured
 from adaptive_skill.llm._litellm import import_litellm
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import LLMConfigError, LLMError, LLMResponse, ToolCall, Usage
-from adaptive_skill.protocols import LLM, Schema
+from adaptive_skill.protocols import Schema
 
 JsonMode = Literal["schema", "object", "prompt"]
 _ErrorKind = Literal["retry", "config", "fatal"]
@@ -230,19 +230,6 @@ class LLMClient:
         if isinstance(error, litellm.NotFoundError):
             return f"{self.model}: model not found (models.{self.role}.model): {reason}"
         return f"{self.model} (models.{self.role}.model): {reason}"
-
-
-def make_llm(config: ModelConfig, accounting: Accounting, role: str) -> LLM:
-    """The model for one role: `local/...` embedded, `scripted/<path>` (tests), else litellm."""
-    if config.model.startswith("scripted/"):
-        from adaptive_skill.llm.scripted import ScriptedLLM
-
-        return ScriptedLLM(config.model.removeprefix("scripted/"), accounting, role=role)
-    if config.model.startswith("local/"):
-        from adaptive_skill.llm.local import make_local_llm
-
-        return make_local_llm(config, accounting, role=role)
-    return LLMClient(config, accounting, role=role)
 
 
 def _classify(error: Exception, litellm: Any) -> _ErrorKind:

@@ -6,12 +6,9 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from adaptive_skill.sandbox.cleanup import open_sandboxes
-
-if TYPE_CHECKING:
-    from adaptive_skill.sandbox.shell import ShellSession
 
 
 class SandboxError(RuntimeError):
@@ -59,6 +56,15 @@ class SandboxInfo:
     extra: dict = field(default_factory=dict)
 
 
+class _Shell(Protocol):
+    """What the lifecycle needs of its persistent shell (sandbox/shell.py, ShellSession, which
+    imports this module for CommandResult, so it is named here by shape, not imported)."""
+
+    pid: int  # 0 before the shell started
+
+    def run(self, command: str, timeout: float | None = None) -> CommandResult: ...
+
+
 class SandboxBase(ABC):
     """The lifecycle every sandbox shares: started once (lazily by the first command), closed once
     however many threads ask, a context manager, and registered so that a signal or the process's
@@ -71,7 +77,7 @@ class SandboxBase(ABC):
         self.limits = limits or SandboxLimits()
         self.workdir = workdir
         self.env = dict(env or {})
-        self._shell: ShellSession | None = None
+        self._shell: _Shell | None = None
         self._lock = threading.Lock()
         self._started = self._closed = False
         open_sandboxes.install_signal_handlers()  # here too: start() may run in a worker thread

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from adaptive_skill.agent.loop import Intervention
 from adaptive_skill.embed import EmbedderError
+from adaptive_skill.protocols import Embedder, Intervention
 from adaptive_skill.spiral import interventions, text
 from adaptive_skill.spiral.detectors import Detection, Detector, History, build_detectors, weight_of
 from adaptive_skill.spiral.detectors.monologue import is_self_referential
@@ -30,7 +30,6 @@ from adaptive_skill.trajectory.text import normalize_action
 
 if TYPE_CHECKING:
     from adaptive_skill.config import SpiralConfig
-    from adaptive_skill.protocols import Embedder
 
 _NEEDS_VECTORS = ("semantic_repetition", "goal_drift")
 

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 from adaptive_skill.config import ModelConfig
 from adaptive_skill.llm._litellm import import_litellm
 from adaptive_skill.llm.accounting import Accounting
-from adaptive_skill.llm.client import make_llm
+from adaptive_skill.llm.factory import make_llm
 
 MODEL = "local/smollm2-135m"
 QUESTION = [{"role": "system", "content": "You are a helpful assistant."},

@@ -25,7 +25,7 @@ from pathlib import Path
 from adaptive_skill.agent.protocol import FormatProblem, parse_text, text_protocol_grammar, with_demo
 from adaptive_skill.config import ModelConfig
 from adaptive_skill.llm import Accounting
-from adaptive_skill.llm.client import make_llm
+from adaptive_skill.llm.factory import make_llm
 
 
 def observation(output: str, code: object, variant: str) -> str:

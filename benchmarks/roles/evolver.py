@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     from adaptive_skill.config import EvolveConfig
     from adaptive_skill.evolve.structured import StructuredEvolver
     from adaptive_skill.llm import Accounting
-    from adaptive_skill.llm.client import make_llm
+    from adaptive_skill.llm.factory import make_llm
 
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("runs", nargs="*", type=Path)

@@ -46,7 +46,7 @@ def attempts(dirs: list[Path]) -> list[tuple[str, Path, bool]]:
 def main(argv: list[str] | None = None) -> int:
     from adaptive_skill.config import EvolveConfig, ModelConfig
     from adaptive_skill.llm import Accounting
-    from adaptive_skill.llm.client import make_llm
+    from adaptive_skill.llm.factory import make_llm
     from adaptive_skill.observe.calibration import metrics
     from adaptive_skill.observe.judge import Judge, JudgeFailure
     from adaptive_skill.tasks.loader import load_suite
