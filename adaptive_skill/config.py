@@ -62,6 +62,10 @@ class ModelConfig(_Strict):
     # submit again) instead of ending it: for a model that submits after one unchecked command (the
     # 1.5B, docs/results.md run 8). Off unless measured to help the model; only the agent reads it.
     check_before_submit: bool = False
+    # The first submit is answered with what the attempt's commands wrote (each file a redirection or tee
+    # named: `ls -ld` and its first lines, agent/written.py) instead of a request to look: the run-9
+    # follow-up for the 1.5B (docs/results.md). Off unless measured to help the model.
+    show_before_submit: bool = False
 
     @field_validator("api_key", "api_base")
     @classmethod

@@ -767,8 +767,9 @@ def _sampling_key(config: EvolveConfig) -> str:
     """Names the baseline rounds by what decides an attempt besides the workspace: the agent model
     and its gate sampling; a changed setting runs fresh rounds instead of pairing stale ones."""
     agent = config.models.agent.model_dump(exclude={"api_key", "temperature", "seed"})
-    if not agent["check_before_submit"]:
-        del agent["check_before_submit"]  # off, the key is the one runs kept before the option existed
+    for option in ("check_before_submit", "show_before_submit"):
+        if not agent[option]:
+            del agent[option]  # off, the key is the one runs kept before the option existed
     settings = {"agent": agent, "temperature": config.gating.temperature, "seed": config.seed,
                 "max_steps": config.limits.max_steps}
     return "gate-" + hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[:12]

@@ -282,6 +282,51 @@ def test_a_submit_before_any_command_is_refused_when_the_limits_ask_for_one(sand
     assert [s["tool"] for s in saved["steps"]] == ["submit", "bash", "submit"]
 
 
+@pytest.mark.parametrize("command, paths", [
+    ("wc -l /app/logs/access.log > /app/count.txt", ["/app/count.txt"]),
+    ("grep -c x f 2>&1 > out.txt", ["out.txt"]),  # 2>&1 is a descriptor, not a file
+    ("cmd | tee -a /app/log.txt >/dev/null 2>/dev/null", ["/app/log.txt"]),
+    ("echo a >> 'my file.txt'; echo b > \"/app/x y.txt\"", ["my file.txt", "/app/x y.txt"]),
+    ("echo hi >&2; ls 2>/dev/null; echo $(date) > $HOME/x", []),  # a variable path is not guessed
+    ("a > b; c > d; e > f; g > b", ["d", "f", "b"]),  # the last three, the latest last
+])
+def test_written_paths_reads_redirections_and_tee(command, paths):
+    from adaptive_skill.agent.written import written_paths
+
+    assert written_paths([command]) == paths
+
+
+def test_show_before_submit_shows_what_the_commands_wrote_once(sandbox, tmp_path):
+    """models.agent.show_before_submit: the first submit is held and answered with `ls -ld` and the
+    first lines of each file the attempt's commands wrote; the next submit ends the attempt. A path
+    in the agent's command is quoted, never run (an adversarial name); with nothing written the hold
+    asks to look (CHECK_FIRST), as check_before_submit does."""
+    from adaptive_skill.agent.loop import CHECK_FIRST, SHOW_FIRST
+    from adaptive_skill.config import EvolveConfig
+    from adaptive_skill.harness.agents import build_agent
+
+    config = EvolveConfig(models={"agent": {"show_before_submit": True}}, spiral={"enabled": False})
+    limits = build_agent("llm", config, workspace=WORKSPACE, trajectories_dir=tmp_path / "trajs",
+                         llm=ScriptedLLM([], None)).limits
+    assert limits.show_before_submit and not limits.check_before_submit
+    canary = tmp_path / "pwned"
+    replies = [text(f"cd {tmp_path} && printf 'one\\ntwo\\n' > out.txt && : > empty.txt && "
+                    "echo x > '$(touch pwned)'"),
+               text("done", "submit"), text("fixed", "submit")]
+    (tmp_path / "a").mkdir()
+    trajectory, saved, _ = run(replies, sandbox, tmp_path / "a", native=False, limits=limits)
+    assert trajectory.submission == "fixed"
+    held = saved["steps"][1]
+    assert held["error"] == SHOW_FIRST
+    assert "out.txt" in held["output"] and "one\ntwo" in held["output"] and "empty.txt" in held["output"]
+    assert "$(touch pwned)" in held["output"] and not canary.exists()  # listed, never run
+    assert any(m["content"].startswith(f"Observation (submit):\nerror: {SHOW_FIRST}\n") for m in saved["messages"])
+    (tmp_path / "b").mkdir()
+    trajectory, saved, _ = run([text("echo nothing written"), text("done", "submit"), text("again", "submit")],
+                               sandbox, tmp_path / "b", native=False, limits=limits)
+    assert saved["steps"][1]["error"] == CHECK_FIRST and trajectory.submission == "again"
+
+
 def test_check_before_submit_answers_the_first_submit_once_and_reads_the_model_config(sandbox, tmp_path):
     """models.agent.check_before_submit: a task attempt's first submit is held with CHECK_FIRST and the
     attempt goes on; the next submit ends it (never held twice). Off, the first submit ends it. The

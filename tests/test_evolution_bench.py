@@ -193,7 +193,7 @@ def test_the_defaults_fit_the_1_5b_and_bad_values_are_one_line_exit_2(tmp_path):
         assert not (tmp_path / "c").exists()
 
 
-def test_evolver_samples_sample_at_a_temperature_and_leave_old_settings_alone(tmp_path):
+def test_evolver_samples_and_show_before_submit_leave_old_settings_alone(tmp_path):
     """--evolver-samples N asks up to N questions a cycle at temperature 0.7 (at 0 they would repeat);
     without it the settings have no new key, so a directory of an earlier run still resumes."""
     import run as bench
@@ -206,6 +206,8 @@ def test_evolver_samples_sample_at_a_temperature_and_leave_old_settings_alone(tm
     config = bench.build_config(sampled, tmp_path / "b")
     assert config.evolver.samples == 3 and config.models.evolver.temperature == 0.7
     assert config.models.evolver.seed == 0
+    shown = bench.settings(bench.parse_args(["--out", str(tmp_path / "c"), "--show-before-submit"]))
+    assert "show_before_submit" not in plain and bench.build_config(shown, tmp_path / "c").models.agent.show_before_submit
 
 
 def test_next_reply_probe_counts_a_copied_observation():

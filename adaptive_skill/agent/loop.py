@@ -35,6 +35,7 @@ from adaptive_skill.agent.protocol import (
     with_demo,
 )
 from adaptive_skill.agent.skillfiles import SKILLS_ROOT, SkillMount
+from adaptive_skill.agent.written import show_command, written_paths
 from adaptive_skill.config import EvolveConfig, LimitsConfig, SandboxConfig
 from adaptive_skill.errors import SkillError, UserError
 from adaptive_skill.llm.base import BudgetExceeded, LLMError, LLMResponse
@@ -49,6 +50,8 @@ EARLY_SUBMIT = ("not submitted: you have not run a command yet, so nothing in th
 CHECK_FIRST = ("not submitted yet: look at your result first. Run one command that shows it (for example cat "
                "the file you wrote, ls -l, git log -1) and compare it with every detail of the task; fix what "
                "differs, then submit.")
+SHOW_FIRST = ("not submitted yet: this is what your commands wrote. Compare it with every detail of the task; "
+              "fix what differs, then submit.")
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,8 @@ class AgentLimits:
     submit_after_commands: int = 0
     check_before_submit: bool = False  # the first submit is answered with CHECK_FIRST (task attempts:
     # models.agent.check_before_submit, set by harness/agents.py; never the evolver's turns)
+    show_before_submit: bool = False  # the first submit is answered with what the attempt's commands
+    # wrote (agent/written.py) and SHOW_FIRST; CHECK_FIRST where they wrote no file (models.agent.show_before_submit)
 
     @classmethod
     def from_config(cls, config: EvolveConfig, max_steps: int | None = None) -> AgentLimits:
@@ -189,10 +194,17 @@ class TerminalAgent:
                 action = Action("read_skill", action.argument.strip())
             step.tool, step.argument = action.tool, action.argument
             early = action.tool == "submit" and commands < self.limits.submit_after_commands
-            check = action.tool == "submit" and not early and self.limits.check_before_submit and not checked
+            hold = self.limits.check_before_submit or self.limits.show_before_submit
+            check = action.tool == "submit" and not early and hold and not checked
             checked = checked or check
-            if early or check:
-                observation = self._hold_submit(step, EARLY_SUBMIT if early else CHECK_FIRST)
+            if early:
+                observation = self._hold_submit(step, EARLY_SUBMIT)
+            elif check:
+                shown = self._show_written(trajectory, sandbox, deadline) if self.limits.show_before_submit else ""
+                observation = self._hold_submit(step, SHOW_FIRST if shown else CHECK_FIRST)
+                if shown:
+                    step.output = shown
+                    observation = f"{observation}\n{shown}"
             else:
                 observation = self._execute(action, step, sandbox, deadline)
             commands += action.tool == "bash"
@@ -240,6 +252,19 @@ class TerminalAgent:
             return "submitted"
         finally:
             step.duration_sec = round(time.monotonic() - started, 3)
+
+    def _show_written(self, trajectory: Trajectory, sandbox: Sandbox, deadline: float) -> str:
+        """What the attempt's commands wrote, as the shell lists and prints it ("" when they wrote
+        no file that exists, or the sandbox could not say)."""
+        paths = written_paths(step.argument for step in trajectory.steps if step.tool == "bash" and step.argument)
+        if not paths:
+            return ""
+        try:
+            result = sandbox.run(show_command(paths), timeout=max(1.0, min(10.0, deadline - time.monotonic())))
+        except Exception as exc:  # the agent's environment broke: its next command will say so
+            trajectory.metadata["show_before_submit_error"] = str(exc)[:300]
+            return ""
+        return result.for_model(self.limits.output_limit_chars).strip() if result.output.strip() else ""
 
     @staticmethod
     def _hold_submit(step: StepRecord, reason: str) -> str:

@@ -132,7 +132,9 @@ def build_agent(name: str, config: EvolveConfig, *, workspace: Workspace | Path 
         from adaptive_skill.spiral import monitor_factory as spiral_monitor_factory
 
         monitor_factory = spiral_monitor_factory(config)
-    limits = replace(AgentLimits.from_config(config), check_before_submit=config.models.agent.check_before_submit)
+    agent = config.models.agent
+    limits = replace(AgentLimits.from_config(config), check_before_submit=agent.check_before_submit,
+                     show_before_submit=agent.show_before_submit)
     return LLMAgent(llm, workspace, trajectories_dir, limits, monitor_factory=monitor_factory,
                     drafts_dir=drafts_dir, memory=memory_options(config, workspace))
 

@@ -95,6 +95,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--check-before-submit", action="store_true",
                    help="models.agent.check_before_submit: the agent's first submit of an attempt is answered "
                         "with a request to look at its result first (docs/results.md, run 8's one-command habit)")
+    p.add_argument("--show-before-submit", action="store_true",
+                   help="models.agent.show_before_submit: the agent's first submit of an attempt is answered "
+                        "with what its commands wrote (each redirected or tee'd file: ls -ld and its first lines)")
     p.add_argument("--evolver-samples", type=int, default=None, metavar="N",
                    help="evolver.samples: up to N questions a cycle until a reply passes the rules, the evolver "
                         "sampling at temperature 0.7 from seed 0, as in configs/quickstart.yaml (default: one "
@@ -114,6 +117,7 @@ def settings(args: argparse.Namespace) -> dict:
             "judge_check": args.judge_check,
             # only when set: the directories of earlier runs keep their settings and resume
             **({"check_before_submit": True} if args.check_before_submit else {}),
+            **({"show_before_submit": True} if args.show_before_submit else {}),
             **({"evolver_samples": args.evolver_samples} if args.evolver_samples else {})}
 
 
@@ -123,7 +127,8 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
     gate_rounds = s["gate_rounds"]
     # Token limits that never cut a reply: the agent's grammar bounds fit 4096 (docs/llm.md), the
     # judge's longest reply under its schema 1024 (observe/judge.py, reply_max_chars).
-    agent = {"model": model, "max_tokens": 4096, "check_before_submit": s.get("check_before_submit", False)}
+    agent = {"model": model, "max_tokens": 4096, "check_before_submit": s.get("check_before_submit", False),
+             "show_before_submit": s.get("show_before_submit", False)}
     samples = s.get("evolver_samples", 1)
     # Sampling evolver questions at temperature 0 would ask the same question N times.
     evolver = {"model": model, "max_tokens": 1024, **({"temperature": 0.7, "seed": 0} if samples > 1 else {})}
