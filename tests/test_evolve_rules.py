@@ -116,7 +116,10 @@ INSTALLING = ("---\nname: {name}\ndescription: Use when jq says command not foun
 
 @pytest.mark.parametrize("step", ["apt-get install -y jq", "Install jq: `pip install jq`", "`curl -sO https://x/jq`",
                                   # the quickstart of 2026-11-27: the program in a code span after "Install"
-                                  "Install `jq` in the container using the `python3-pip` package manager."])
+                                  "Install `jq` in the container using the `python3-pip` package manager.",
+                                  # run 13, cycle 3: the install inside a sentence
+                                  "The task can be completed after converting the container to a git repository "
+                                  "by installing git and configuring it."])
 @pytest.mark.parametrize("allow_network", [False, True])
 def test_a_skill_that_installs_breaks_a_rule_only_without_a_network(trees, step, allow_network):
     """Every evolver mode goes through check(): with sandbox.allow_network off (the default) a skill
@@ -130,6 +133,15 @@ def test_a_skill_that_installs_breaks_a_rule_only_without_a_network(trees, step,
     else:
         assert rules(violations) == ["quality"] and violations[0].repairable
         assert violations[0].paths == ["skills/jq-missing"] and "installs or downloads" in violations[0].message
+
+
+@pytest.mark.parametrize("step", ["If jq is not installed, run `python3 -m json.tool FILE`.",
+                                  "Do not install anything: the containers have no network.",
+                                  "Check which programs are installed: `command -v python3 jq`."])
+def test_a_step_that_names_installed_programs_or_warns_is_no_install(trees, step):
+    before, after = trees
+    add_skill(after, "jq-missing", INSTALLING.format(name="jq-missing", step=step))
+    assert check(before, after, EvolveConfig())[1] == []
 
 
 def test_only_the_lines_a_change_adds_are_held_against_it(trees):

@@ -102,10 +102,11 @@ def names_situation(text: str, terms: set[str]) -> bool:
 _RECORD_LINE = re.compile(r"^\s*(?:-\s*)?\$\s.*\s->\s(?:exit\b|format\b|tool\b|timeout\b|timed out\b)", re.IGNORECASE)
 
 
-# A package manager's install, a download, or a step that starts "Install X" (or "Install `X`", the
-# quickstart of 2026-11-27): none works without a network.
+# A package manager's install, a download, or "install X" / "installing X" anywhere in a step ("Install
+# `X`", the quickstart of 2026-11-27; "... by installing git and configuring it", run 13's cycle 3):
+# none works without a network. "is installed" names a state, not a step.
 _INSTALL = re.compile(r"\b(?:apt-get|apt|yum|dnf|apk|brew|pip3?|npm|conda|gem)\b.*\binstall\b|\b(?:curl|wget)\s"
-                      r"|^\W*install\s+\W*\w", re.IGNORECASE)
+                      r"|\binstall(?:ing)?\s+\W*\w", re.IGNORECASE)
 
 
 # "Never pip install: there is no network" warns, it does not install (a frontier model writes that).
