@@ -487,9 +487,14 @@ class AdaptiveSkillEngine:
         """One gate round: every holdout task once with the workspace in `workspace_dir`, the agent
         sampling at gating.temperature with this round's seed. Scores 0-1 per task (None when
         neither the verifier nor the judge could score it); finished attempts under `out` are reused."""
+        return self._score_round(self.attempt_tasks(self.holdout, workspace_dir, out, title, round_index))
+
+    def attempt_tasks(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str,
+                      round_index: int) -> list[AttemptResult]:
+        """Each task once with the workspace in `workspace_dir`, sampled as gate round `round_index`
+        (the holdout's rounds, and a benchmark's runs over other tasks); finished attempts are reused."""
         config = self._gate_config(round_index)
-        results = self._attempts(self.holdout, workspace_dir, out / f"r{round_index}", title, config=config)
-        return self._score_round(results)
+        return self._attempts(tasks, workspace_dir, out / f"r{round_index}", title, config=config)
 
     def holdout_rounds_dir(self, workspace_hash: str) -> Path:
         """Where the holdout rounds of the workspace with this hash are kept, by the sampling settings:

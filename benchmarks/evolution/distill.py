@@ -1,0 +1,226 @@
+"""Skills distilled from the agent's own passed attempts: can the 1.5B's successes teach it?
+
+    python benchmarks/evolution/distill.py --out DIR [--repeats K] [--train-round R] [--by verifier]
+
+The evolver probe (docs/llm.md) found that the 1.5B evolver knows no fix it has not been shown; the
+agent itself, sampling, sometimes does the right thing. This measures the mechanical alternative to
+an evolver that writes advice: run the seed workspace once over the train split, keep the attempts
+that passed, and write their working commands into at most `max_skills` skills, one per task category
+(the suite's own metadata), each the worked commands of the passed tasks of that category, its
+description the words of their instructions (what the best-matching-skill-in-the-prompt ranking,
+skill_in_prompt_tokens, matches on). No model writes anything: the skills are the agent's own commands.
+
+Then evaluate that workspace over the holdout split exactly as the learning-curve benchmark evaluates
+a workspace (run.py: same settings, the same seeded repeats), paired by task with the seed's.
+
+"passed" is the verifier's (--by verifier, the labelled upper bound of this lever) or the judge's
+score >= judge.pass_threshold (--by judge: what a label-free product would keep). Parts are resumable
+and shared with run.py when DIR is one of its --out directories with the same settings (the seed's
+holdout rounds are then reused, not re-run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import shutil
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import run as curve  # noqa: E402  (sets sys.path for the package too)
+from curve_stats import paired_difference, pass_rate  # noqa: E402
+
+from adaptive_skill.errors import UserError  # noqa: E402
+from adaptive_skill.files import write_json_atomic  # noqa: E402
+from adaptive_skill.trajectory.failures import step_failure  # noqa: E402
+from adaptive_skill.trajectory.load import load_view  # noqa: E402
+
+# Commands that only look (without a redirection they change nothing and teach nothing)
+LOOKS = {"ls", "cat", "pwd", "head", "tail", "stat", "file", "tree", "which", "type", "whoami", "id", "env",
+         "printenv", "echo", "less", "more", "du", "df", "true", "wc", "find", "grep", "sqlite3", "git"}
+_PLAIN_LOOK = re.compile(r"^\s*(?:cd\s+\S+\s*&&\s*)?(\S+)")
+COMMAND_CHARS = 220
+COMMANDS_PER_TASK = 3
+INSTRUCTION_CHARS = 110
+BODY_CHARS = 1400  # within the 300-token skill placed in the prompt, and skills.py's 2000
+
+
+def worked_commands(trajectory_path: Path) -> list[str]:
+    """The commands of an attempt that changed something and did not fail, in order, at most three."""
+    try:
+        steps = load_view(trajectory_path).steps
+    except (ValueError, OSError):
+        return []
+    kept = []
+    for step in steps:
+        command = one_line(step.argument or "")
+        if step.tool != "bash" or not command or step_failure(step) is not None or step.exit_code not in (0, None):
+            continue
+        first = _PLAIN_LOOK.match(command)
+        program = first.group(1) if first else ""
+        looks = program in LOOKS and ">" not in command and not re.search(
+            r"\bgit\s+(?:init|add|commit|tag|checkout|branch|config|reset|rm|mv|switch|restore|stash)\b"
+            r"|\bsqlite3\b.*(?:-csv|\.mode|\.output|insert|update|delete|create)", command, re.I)
+        if looks or len(command) > COMMAND_CHARS or command in kept:
+            continue
+        kept.append(command)
+    return kept[-COMMANDS_PER_TASK:]
+
+
+def one_line(command: str) -> str:
+    """A shell command as one line that means the same: its lines joined with "; " (a trailing
+    backslash joins with a space); "" for what cannot be (a here-document, a quote open across lines)."""
+    if "<<" in command:
+        return ""
+    parts: list[str] = []
+    for line in command.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            shlex.split(line.removesuffix("\\"))
+        except ValueError:  # a quote left open: the line goes on inside a string
+            return ""
+        if parts and parts[-1].endswith("\\"):
+            parts[-1] = parts[-1][:-1].rstrip() + " " + line
+        else:
+            parts.append(line)
+    return " ".join("; ".join(parts).split())
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    return cut[:INSTRUCTION_CHARS].rstrip()
+
+
+def distill(passed: list[tuple[str, str, str, list[str]]], seed_workspace: Path, out: Path,
+            max_skills: int) -> dict[str, list[str]]:
+    """A workspace at `out`: the seed's prompts and memory, and one skill per category of the passed
+    (task, category, instruction, commands), the categories with the most passed tasks first."""
+    groups: dict[str, list[tuple[str, str, list[str]]]] = defaultdict(list)
+    for task, category, instruction, commands in passed:
+        if commands:
+            groups[category or "other"].append((task, instruction, commands))
+    ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:max_skills]
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(seed_workspace, out, ignore=shutil.ignore_patterns("skills"))
+    (out / "skills").mkdir()
+    written: dict[str, list[str]] = {}
+    for category, items in ranked:
+        name = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") + "-worked-commands"
+        lines, used, tasks, described = [], 0, [], []
+        for task, instruction, commands in items:
+            entry = f"{len(lines) + 1}. {_first_sentence(instruction)}\n" + "\n".join(f"   `{c}`" for c in commands)
+            if used + len(entry) > BODY_CHARS:
+                continue
+            lines.append(entry)
+            used += len(entry) + 1
+            tasks.append(task)
+            described.append(_first_sentence(instruction).rstrip("."))
+        if not lines:
+            continue
+        description = (f"Use for {category} tasks like these: " + "; ".join(described))[:1000]
+        body = ("## Steps\nCommands that did tasks of this kind (the paths are those tasks'; use your task's "
+                "paths):\n" + "\n".join(lines) +
+                "\n\n## Verification\n- `cat` or `ls -l` the result the instruction names.\n")
+        folder = out / "skills" / name
+        folder.mkdir()
+        front = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, width=100)
+        (folder / "SKILL.md").write_text(f"---\n{front}---\n\n{body}")
+        written[name] = tasks
+    return written
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", required=True, type=Path, help="output directory (a run.py --out directory is fine)")
+    p.add_argument("--repeats", type=int, default=2, help="holdout repeats per workspace (default 2, as run.py)")
+    p.add_argument("--train-round", type=int, default=0,
+                   help="the sampling seed's round for the train pass (default 0)")
+    p.add_argument("--by", choices=["verifier", "judge"], default="verifier",
+                   help="which attempts count as passed (default verifier: the lever's labelled upper bound)")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        s = curve.settings(curve.parse_args(["--out", str(args.out), "--repeats", str(args.repeats)]))
+        bench = curve.Bench(args.out.resolve(), s)
+        args.out.mkdir(parents=True, exist_ok=True)
+        engine = bench.open_engine()
+        bench.log(f"{len(engine.train)} train tasks, {len(engine.holdout)} holdout tasks x {s['repeats']} repeats")
+        with tempfile.TemporaryDirectory(prefix="distill-") as scratch:
+            seed_ws = engine.repo.export("evo-0", Path(scratch) / "evo-0")
+            key = f"train-r{args.train_round}"
+            train_out = args.out.resolve() / "distill" / "train"
+
+            def train() -> dict:
+                results = engine.attempt_tasks(engine.train, seed_ws, train_out, "train, seed workspace",
+                                               args.train_round)
+                return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
+                                    for r in results}}
+
+            trained = bench.part(key, train)["results"]
+            tasks = {t.id: t for t in engine.train}
+            if args.by == "judge":
+                passed_ids = judged_passes(engine, trained, tasks)
+            else:
+                passed_ids = sorted(t for t, r in trained.items() if r["passed"])
+            bench.log(f"train: {len(passed_ids)}/{len(trained)} passed ({args.by})")
+            passed = [(t, tasks[t].category or "", tasks[t].instruction,
+                       worked_commands(Path(trained[t]["trajectory"])) if trained[t]["trajectory"] else [])
+                      for t in passed_ids]
+            ws = args.out.resolve() / "distill" / f"workspace-{args.by}-{key}"
+            written = distill(passed, seed_ws, ws, engine.config.max_skills)
+            for name, from_tasks in written.items():
+                bench.log(f"skill {name}: from {', '.join(from_tasks)}")
+            bench.part("seed", lambda: bench.evaluate("(a) seed", seed_ws))
+            label = f"distilled-{args.by}-{key}"
+            done = bench.part(label, lambda: bench.evaluate(f"(d) {label}", ws))
+        seed_scores, scores = bench.state["parts"]["seed"]["scores"], done["scores"]
+        rate, base = pass_rate(scores, seed=s["seed"]), pass_rate(seed_scores, seed=s["seed"])
+        diff = paired_difference(scores, seed_scores, seed=s["seed"])
+        summary = {"seed": base.to_dict(), "distilled": rate.to_dict(), "vs_seed": diff.to_dict(),
+                   "skills": written, "train_passed": passed_ids, "by": args.by}
+        write_json_atomic(args.out / f"{label}.json", summary)
+        bench.log(f"seed {curve._pct(base.mean)} [{curve._pct(base.low)}, {curve._pct(base.high)}]; "
+                  f"distilled {curve._pct(rate.mean)} [{curve._pct(rate.low)}, {curve._pct(rate.high)}]; "
+                  f"paired {100 * diff.mean:+.0f} [{100 * diff.low:+.0f}, {100 * diff.high:+.0f}] points")
+    except UserError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print(f"interrupted: run the same command again to resume from {args.out}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def judged_passes(engine, trained: dict, tasks: dict) -> list[str]:
+    """The train attempts the judge scores at or above its pass threshold (labels never read)."""
+    from adaptive_skill.files import read_json
+    from adaptive_skill.observe.judge import JudgeItem
+
+    items, ids = [], []
+    for task_id, result in sorted(trained.items()):
+        trajectory = read_json(Path(result["trajectory"]), None) if result["trajectory"] else None
+        if trajectory is not None:
+            items.append(JudgeItem(tasks[task_id].instruction, trajectory, task_id))
+            ids.append(task_id)
+    verdicts = engine._judge().judge_many(items, workers=1)
+    threshold = engine.config.judge.pass_threshold
+    return [t for t, v in zip(ids, verdicts, strict=True) if v.status == "ok" and v.score >= threshold]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
