@@ -40,9 +40,11 @@ def test_worked_commands_keep_what_changed_something_and_did_not_fail(tmp_path):
         ("cd /app/repo && git commit -m 'x'", 0, "[main 1a2b3c] x"),
         ("git log --oneline", 0, "1a2b3c x"),
         ("wc -l < /app/log.txt > /app/count.txt", 0, ""),
+        ("find /app/work -name '*.tmp'", 0, "/app/work/a.tmp"),
+        ("find /app/work -name '*.tmp' -exec rm -f {} \\;", 0, ""),
     ])
-    assert worked_commands(path) == ["python3 -m json.tool /app/a.json > /app/b.json",
-                                     "cd /app/repo && git commit -m 'x'", "wc -l < /app/log.txt > /app/count.txt"]
+    assert worked_commands(path) == ["cd /app/repo && git commit -m 'x'", "wc -l < /app/log.txt > /app/count.txt",
+                                     "find /app/work -name '*.tmp' -exec rm -f {} \\;"]
 
 
 def test_worked_commands_keep_the_last_three(tmp_path):
@@ -104,3 +106,11 @@ def test_distill_keeps_a_body_within_its_budget_and_an_agents_text_out_of_the_fr
     front = yaml.safe_load(skill.read_text().split("---\n")[1])
     assert front["name"] == "files-worked-commands"
     assert front["description"].startswith("Use for files tasks like these: Task \"0\": make the files \\\\x 'q'")
+
+
+def test_a_failed_command_is_never_a_worked_one(tmp_path):
+    path = _trajectory(tmp_path, [("jq . /app/a.json > /app/b.json", 127, "bash: jq: command not found"),
+                                  ("python3 -m json.tool /app/a.json > /app/b.json", 0, ""),
+                                  ("python3 -c 'import json; json.load(open(\"/x\"))' > /app/c", 0,
+                                   'Traceback (most recent call last):\nFileNotFoundError: /x')])
+    assert worked_commands(path) == ["python3 -m json.tool /app/a.json > /app/b.json"]

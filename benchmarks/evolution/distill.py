@@ -68,7 +68,8 @@ def worked_commands(trajectory_path: Path) -> list[str]:
         program = first.group(1) if first else ""
         looks = program in LOOKS and ">" not in command and not re.search(
             r"\bgit\s+(?:init|add|commit|tag|checkout|branch|config|reset|rm|mv|switch|restore|stash)\b"
-            r"|\bsqlite3\b.*(?:-csv|\.mode|\.output|insert|update|delete|create)", command, re.I)
+            r"|\bsqlite3\b.*(?:-csv|\.mode|\.output|insert|update|delete|create)"
+            r"|\bfind\b.*\s-(?:delete|exec)\b", command, re.I)
         if looks or len(command) > COMMAND_CHARS or command in kept:
             continue
         kept.append(command)
@@ -145,8 +146,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, type=Path, help="output directory (a run.py --out directory is fine)")
     p.add_argument("--repeats", type=int, default=2, help="holdout repeats per workspace (default 2, as run.py)")
-    p.add_argument("--train-round", type=int, default=0,
-                   help="the sampling seed's round for the train pass (default 0)")
+    p.add_argument("--train-rounds", type=int, default=1, metavar="K",
+                   help="passes over the train split, each with its own sampling seed (the gate's rounds 0..K-1); "
+                        "a task counts as passed when any pass did, with the commands of the first that did "
+                        "(default 1)")
     p.add_argument("--by", choices=["verifier", "judge"], default="verifier",
                    help="which attempts count as passed (default verifier: the lever's labelled upper bound)")
     return p.parse_args(argv)
@@ -162,25 +165,30 @@ def main(argv: list[str] | None = None) -> int:
         bench.log(f"{len(engine.train)} train tasks, {len(engine.holdout)} holdout tasks x {s['repeats']} repeats")
         with tempfile.TemporaryDirectory(prefix="distill-") as scratch:
             seed_ws = engine.repo.export("evo-0", Path(scratch) / "evo-0")
-            key = f"train-r{args.train_round}"
+            key = "train-r0" if args.train_rounds == 1 else f"train-best-of-{args.train_rounds}"
             train_out = args.out.resolve() / "distill" / "train"
-
-            def train() -> dict:
-                results = engine.attempt_tasks(engine.train, seed_ws, train_out, "train, seed workspace",
-                                               args.train_round)
-                return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
-                                    for r in results}}
-
-            trained = bench.part(key, train)["results"]
             tasks = {t.id: t for t in engine.train}
-            if args.by == "judge":
-                passed_ids = judged_passes(engine, trained, tasks)
-            else:
-                passed_ids = sorted(t for t, r in trained.items() if r["passed"])
-            bench.log(f"train: {len(passed_ids)}/{len(trained)} passed ({args.by})")
+            chosen: dict[str, str | None] = {}  # task -> trajectory of its first passed attempt
+            for round_index in range(args.train_rounds):
+                def train(round_index: int = round_index) -> dict:
+                    results = engine.attempt_tasks(engine.train, seed_ws, train_out,
+                                                   f"train {round_index + 1}/{args.train_rounds}, seed workspace",
+                                                   round_index)
+                    return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
+                                        for r in results}}
+
+                trained = bench.part(f"train-r{round_index}", train)["results"]
+                if args.by == "judge":
+                    passes = judged_passes(engine, trained, tasks)
+                else:
+                    passes = sorted(t for t, r in trained.items() if r["passed"])
+                bench.log(f"train pass {round_index + 1}: {len(passes)}/{len(trained)} passed ({args.by})")
+                for task_id in passes:
+                    chosen.setdefault(task_id, trained[task_id]["trajectory"])
+            passed_ids = sorted(chosen)
+            bench.log(f"train: {len(passed_ids)}/{len(tasks)} passed in at least one of {args.train_rounds} pass(es)")
             passed = [(t, tasks[t].category or "", tasks[t].instruction,
-                       worked_commands(Path(trained[t]["trajectory"])) if trained[t]["trajectory"] else [])
-                      for t in passed_ids]
+                       worked_commands(Path(chosen[t])) if chosen[t] else []) for t in passed_ids]
             ws = args.out.resolve() / "distill" / f"workspace-{args.by}-{key}"
             written = distill(passed, seed_ws, ws, engine.config.max_skills)
             for name, from_tasks in written.items():
