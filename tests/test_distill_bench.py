@@ -114,3 +114,13 @@ def test_a_failed_command_is_never_a_worked_one(tmp_path):
                                   ("python3 -c 'import json; json.load(open(\"/x\"))' > /app/c", 0,
                                    'Traceback (most recent call last):\nFileNotFoundError: /x')])
     assert worked_commands(path) == ["python3 -m json.tool /app/a.json > /app/b.json"]
+
+
+def test_bad_counts_are_one_line_and_exit_2(tmp_path):
+    import subprocess
+    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "evolution" / "distill.py"), "--out",
+                             str(tmp_path / "out"), "--train-rounds", "0"], capture_output=True, text=True, cwd=REPO,
+                            timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: --repeats and --train-rounds must be at least 1"
+    assert not (tmp_path / "out").exists()

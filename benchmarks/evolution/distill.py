@@ -157,62 +157,59 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        s = curve.settings(curve.parse_args(["--out", str(args.out), "--repeats", str(args.repeats)]))
-        bench = curve.Bench(args.out.resolve(), s)
-        args.out.mkdir(parents=True, exist_ok=True)
-        engine = bench.open_engine()
-        bench.log(f"{len(engine.train)} train tasks, {len(engine.holdout)} holdout tasks x {s['repeats']} repeats")
-        with tempfile.TemporaryDirectory(prefix="distill-") as scratch:
-            seed_ws = engine.repo.export("evo-0", Path(scratch) / "evo-0")
-            key = "train-r0" if args.train_rounds == 1 else f"train-best-of-{args.train_rounds}"
-            train_out = args.out.resolve() / "distill" / "train"
-            tasks = {t.id: t for t in engine.train}
-            chosen: dict[str, str | None] = {}  # task -> trajectory of its first passed attempt
-            for round_index in range(args.train_rounds):
-                def train(round_index: int = round_index) -> dict:
-                    results = engine.attempt_tasks(engine.train, seed_ws, train_out,
-                                                   f"train {round_index + 1}/{args.train_rounds}, seed workspace",
-                                                   round_index)
-                    return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
-                                        for r in results}}
+    return curve.guarded(lambda: start(args), args.out)
 
-                trained = bench.part(f"train-r{round_index}", train)["results"]
-                if args.by == "judge":
-                    passes = judged_passes(engine, trained, tasks)
-                else:
-                    passes = sorted(t for t, r in trained.items() if r["passed"])
-                bench.log(f"train pass {round_index + 1}: {len(passes)}/{len(trained)} passed ({args.by})")
-                for task_id in passes:
-                    chosen.setdefault(task_id, trained[task_id]["trajectory"])
-            passed_ids = sorted(chosen)
-            bench.log(f"train: {len(passed_ids)}/{len(tasks)} passed in at least one of {args.train_rounds} pass(es)")
-            passed = [(t, tasks[t].category or "", tasks[t].instruction,
-                       worked_commands(Path(chosen[t])) if chosen[t] else []) for t in passed_ids]
-            ws = args.out.resolve() / "distill" / f"workspace-{args.by}-{key}"
-            written = distill(passed, seed_ws, ws, engine.config.max_skills)
-            for name, from_tasks in written.items():
-                bench.log(f"skill {name}: from {', '.join(from_tasks)}")
-            bench.part("seed", lambda: bench.evaluate("(a) seed", seed_ws))
-            label = f"distilled-{args.by}-{key}"
-            done = bench.part(label, lambda: bench.evaluate(f"(d) {label}", ws))
-        seed_scores, scores = bench.state["parts"]["seed"]["scores"], done["scores"]
-        rate, base = pass_rate(scores, seed=s["seed"]), pass_rate(seed_scores, seed=s["seed"])
-        diff = paired_difference(scores, seed_scores, seed=s["seed"])
-        summary = {"seed": base.to_dict(), "distilled": rate.to_dict(), "vs_seed": diff.to_dict(),
-                   "skills": written, "train_passed": passed_ids, "by": args.by}
-        write_json_atomic(args.out / f"{label}.json", summary)
-        bench.log(f"seed {curve._pct(base.mean)} [{curve._pct(base.low)}, {curve._pct(base.high)}]; "
-                  f"distilled {curve._pct(rate.mean)} [{curve._pct(rate.low)}, {curve._pct(rate.high)}]; "
-                  f"paired {100 * diff.mean:+.0f} [{100 * diff.low:+.0f}, {100 * diff.high:+.0f}] points")
-    except UserError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return error.exit_code
-    except KeyboardInterrupt:
-        print(f"interrupted: run the same command again to resume from {args.out}", file=sys.stderr)
-        return 130
-    return 0
 
+def start(args: argparse.Namespace) -> None:
+    if args.repeats < 1 or args.train_rounds < 1:
+        raise UserError("--repeats and --train-rounds must be at least 1")
+    s = curve.settings(curve.parse_args(["--out", str(args.out), "--repeats", str(args.repeats)]))
+    bench = curve.Bench(args.out.resolve(), s)
+    args.out.mkdir(parents=True, exist_ok=True)
+    engine = bench.open_engine()
+    bench.log(f"{len(engine.train)} train tasks, {len(engine.holdout)} holdout tasks x {s['repeats']} repeats")
+    with tempfile.TemporaryDirectory(prefix="distill-") as scratch:
+        seed_ws = engine.repo.export("evo-0", Path(scratch) / "evo-0")
+        key = "train-r0" if args.train_rounds == 1 else f"train-best-of-{args.train_rounds}"
+        train_out = args.out.resolve() / "distill" / "train"
+        tasks = {t.id: t for t in engine.train}
+        chosen: dict[str, str | None] = {}  # task -> trajectory of its first passed attempt
+        for round_index in range(args.train_rounds):
+            def train(round_index: int = round_index) -> dict:
+                results = engine.attempt_tasks(engine.train, seed_ws, train_out,
+                                               f"train {round_index + 1}/{args.train_rounds}, seed workspace",
+                                               round_index)
+                return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
+                                    for r in results}}
+
+            trained = bench.part(f"train-r{round_index}", train)["results"]
+            if args.by == "judge":
+                passes = judged_passes(engine, trained, tasks)
+            else:
+                passes = sorted(t for t, r in trained.items() if r["passed"])
+            bench.log(f"train pass {round_index + 1}: {len(passes)}/{len(trained)} passed ({args.by})")
+            for task_id in passes:
+                chosen.setdefault(task_id, trained[task_id]["trajectory"])
+        passed_ids = sorted(chosen)
+        bench.log(f"train: {len(passed_ids)}/{len(tasks)} passed in at least one of {args.train_rounds} pass(es)")
+        passed = [(t, tasks[t].category or "", tasks[t].instruction,
+                   worked_commands(Path(chosen[t])) if chosen[t] else []) for t in passed_ids]
+        ws = args.out.resolve() / "distill" / f"workspace-{args.by}-{key}"
+        written = distill(passed, seed_ws, ws, engine.config.max_skills)
+        for name, from_tasks in written.items():
+            bench.log(f"skill {name}: from {', '.join(from_tasks)}")
+        bench.part("seed", lambda: bench.evaluate("(a) seed", seed_ws))
+        label = f"distilled-{args.by}-{key}"
+        done = bench.part(label, lambda: bench.evaluate(f"(d) {label}", ws))
+    seed_scores, scores = bench.state["parts"]["seed"]["scores"], done["scores"]
+    rate, base = pass_rate(scores, seed=s["seed"]), pass_rate(seed_scores, seed=s["seed"])
+    diff = paired_difference(scores, seed_scores, seed=s["seed"])
+    summary = {"seed": base.to_dict(), "distilled": rate.to_dict(), "vs_seed": diff.to_dict(),
+               "skills": written, "train_passed": passed_ids, "by": args.by}
+    write_json_atomic(args.out / f"{label}.json", summary)
+    bench.log(f"seed {curve._pct(base.mean)} [{curve._pct(base.low)}, {curve._pct(base.high)}]; "
+              f"distilled {curve._pct(rate.mean)} [{curve._pct(rate.low)}, {curve._pct(rate.high)}]; "
+              f"paired {100 * diff.mean:+.0f} [{100 * diff.low:+.0f}, {100 * diff.high:+.0f}] points")
 
 def judged_passes(engine, trained: dict, tasks: dict) -> list[str]:
     """The train attempts the judge scores at or above its pass threshold (labels never read)."""

@@ -338,26 +338,35 @@ def _pct(value: float | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    return guarded(lambda: start(args), args.out)
+
+
+def start(args: argparse.Namespace) -> None:
+    s = settings(args)
+    if min(s["cycles"], s["repeats"], s["max_steps"]) < 1:
+        raise UserError("--cycles, --repeats and --max-steps must be at least 1")
+    if not 0 < s["holdout_ratio"] < 1:
+        raise UserError("--holdout-ratio must be between 0 and 1")
+    if s["skill_in_prompt"] < 0:
+        raise UserError("--skill-in-prompt must be 0 (off) or a number of tokens")
+    if not 0 < s["temperature"] <= 2:
+        raise UserError("--temperature must be above 0 (at 0 the repeats are identical) and at most 2")
+    check_model(s["model"])
+    Bench(args.out.resolve(), s).run()
+
+
+def guarded(work, out: Path) -> int:
+    """Run a benchmark's `work`: a user error is one line and its exit code, an interrupt says how to
+    resume (130), 0 when it finished."""
     try:
-        s = settings(args)
-        if min(s["cycles"], s["repeats"], s["max_steps"]) < 1:
-            raise UserError("--cycles, --repeats and --max-steps must be at least 1")
-        if not 0 < s["holdout_ratio"] < 1:
-            raise UserError("--holdout-ratio must be between 0 and 1")
-        if s["skill_in_prompt"] < 0:
-            raise UserError("--skill-in-prompt must be 0 (off) or a number of tokens")
-        if not 0 < s["temperature"] <= 2:
-            raise UserError("--temperature must be above 0 (at 0 the repeats are identical) and at most 2")
-        check_model(s["model"])
-        Bench(args.out.resolve(), s).run()
+        work()
     except UserError as error:
         print(f"error: {error}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
-        print(f"interrupted: run the same command again to resume from {args.out}", file=sys.stderr)
+        print(f"interrupted: run the same command again to resume from {out}", file=sys.stderr)
         return 130
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
