@@ -1,22 +1,24 @@
 """Skills distilled from the agent's own passed attempts: can the 1.5B's successes teach it?
 
-    python benchmarks/evolution/distill.py --out DIR [--repeats K] [--train-round R] [--by verifier]
+    python benchmarks/evolution/distill.py --out DIR [--repeats K] [--train-rounds K]
 
 The evolver probe (docs/llm.md) found that the 1.5B evolver knows no fix it has not been shown; the
 agent itself, sampling, sometimes does the right thing. This measures the mechanical alternative to
-an evolver that writes advice: run the seed workspace once over the train split, keep the attempts
-that passed, and write their working commands into at most `max_skills` skills, one per task category
-(the suite's own metadata), each the worked commands of the passed tasks of that category, its
-description the words of their instructions (what the best-matching-skill-in-the-prompt ranking,
-skill_in_prompt_tokens, matches on). No model writes anything: the skills are the agent's own commands.
+an evolver that writes advice: run the seed workspace over the train split (K seeded passes,
+--train-rounds), keep the attempts that passed, and write their working commands into at most
+`max_skills` skills, one per task category (the suite's own metadata), each the worked commands of
+the passed tasks of that category, its description the words of their instructions (what the best-
+matching-skill-in-the-prompt ranking, skill_in_prompt_tokens, matches on). No model writes anything:
+the skills are the agent's own commands.
 
-Then evaluate that workspace over the holdout split exactly as the learning-curve benchmark evaluates
-a workspace (run.py: same settings, the same seeded repeats), paired by task with the seed's.
+Then evaluate that workspace over the holdout split exactly as the learning-curve benchmark
+evaluates a workspace (run.py: same settings, the same seeded repeats), paired by task with the
+seed's.
 
-"passed" is the verifier's (--by verifier, the labelled upper bound of this lever) or the judge's
-score >= judge.pass_threshold (--by judge: what a label-free product would keep). Parts are resumable
-and shared with run.py when DIR is one of its --out directories with the same settings (the seed's
-holdout rounds are then reused, not re-run).
+"passed" is the verifier's: the labelled upper bound of this lever (a label-free product would keep
+the judge's passes, which include wrong ones; not built, since the upper bound showed no gain,
+docs/results.md run 15). Parts are resumable and shared with run.py when DIR is one of its --out
+directories with the same settings (the seed's holdout rounds are then reused, not re-run).
 """
 
 from __future__ import annotations
@@ -150,8 +152,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="passes over the train split, each with its own sampling seed (the gate's rounds 0..K-1); "
                         "a task counts as passed when any pass did, with the commands of the first that did "
                         "(default 1)")
-    p.add_argument("--by", choices=["verifier", "judge"], default="verifier",
-                   help="which attempts count as passed (default verifier: the lever's labelled upper bound)")
     return p.parse_args(argv)
 
 
@@ -183,49 +183,30 @@ def start(args: argparse.Namespace) -> None:
                                     for r in results}}
 
             trained = bench.part(f"train-r{round_index}", train)["results"]
-            if args.by == "judge":
-                passes = judged_passes(engine, trained, tasks)
-            else:
-                passes = sorted(t for t, r in trained.items() if r["passed"])
-            bench.log(f"train pass {round_index + 1}: {len(passes)}/{len(trained)} passed ({args.by})")
+            passes = sorted(t for t, r in trained.items() if r["passed"])
+            bench.log(f"train pass {round_index + 1}: {len(passes)}/{len(trained)} passed (verifier)")
             for task_id in passes:
                 chosen.setdefault(task_id, trained[task_id]["trajectory"])
         passed_ids = sorted(chosen)
         bench.log(f"train: {len(passed_ids)}/{len(tasks)} passed in at least one of {args.train_rounds} pass(es)")
         passed = [(t, tasks[t].category or "", tasks[t].instruction,
                    worked_commands(Path(chosen[t])) if chosen[t] else []) for t in passed_ids]
-        ws = args.out.resolve() / "distill" / f"workspace-{args.by}-{key}"
+        ws = args.out.resolve() / "distill" / f"workspace-verifier-{key}"
         written = distill(passed, seed_ws, ws, engine.config.max_skills)
         for name, from_tasks in written.items():
             bench.log(f"skill {name}: from {', '.join(from_tasks)}")
         bench.part("seed", lambda: bench.evaluate("(a) seed", seed_ws))
-        label = f"distilled-{args.by}-{key}"
+        label = f"distilled-verifier-{key}"
         done = bench.part(label, lambda: bench.evaluate(f"(d) {label}", ws))
     seed_scores, scores = bench.state["parts"]["seed"]["scores"], done["scores"]
     rate, base = pass_rate(scores, seed=s["seed"]), pass_rate(seed_scores, seed=s["seed"])
     diff = paired_difference(scores, seed_scores, seed=s["seed"])
     summary = {"seed": base.to_dict(), "distilled": rate.to_dict(), "vs_seed": diff.to_dict(),
-               "skills": written, "train_passed": passed_ids, "by": args.by}
+               "skills": written, "train_passed": passed_ids, "by": "verifier"}
     write_json_atomic(args.out / f"{label}.json", summary)
     bench.log(f"seed {curve._pct(base.mean)} [{curve._pct(base.low)}, {curve._pct(base.high)}]; "
               f"distilled {curve._pct(rate.mean)} [{curve._pct(rate.low)}, {curve._pct(rate.high)}]; "
               f"paired {100 * diff.mean:+.0f} [{100 * diff.low:+.0f}, {100 * diff.high:+.0f}] points")
-
-def judged_passes(engine, trained: dict, tasks: dict) -> list[str]:
-    """The train attempts the judge scores at or above its pass threshold (labels never read)."""
-    from adaptive_skill.files import read_json
-    from adaptive_skill.observe.judge import JudgeItem
-
-    items, ids = [], []
-    for task_id, result in sorted(trained.items()):
-        trajectory = read_json(Path(result["trajectory"]), None) if result["trajectory"] else None
-        if trajectory is not None:
-            items.append(JudgeItem(tasks[task_id].instruction, trajectory, task_id))
-            ids.append(task_id)
-    verdicts = engine._judge().judge_many(items, workers=1)
-    threshold = engine.config.judge.pass_threshold
-    return [t for t, v in zip(ids, verdicts, strict=True) if v.status == "ok" and v.score >= threshold]
-
 
 if __name__ == "__main__":
     sys.exit(main())
