@@ -490,11 +490,17 @@ class AdaptiveSkillEngine:
         return self._score_round(self.attempt_tasks(self.holdout, workspace_dir, out, title, round_index))
 
     def attempt_tasks(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str,
-                      round_index: int) -> list[AttemptResult]:
+                      round_index: int, temperature: float | None = None) -> list[AttemptResult]:
         """Each task once with the workspace in `workspace_dir`, sampled as gate round `round_index`
-        (the holdout's rounds, and a benchmark's runs over other tasks); finished attempts are reused."""
+        (the holdout's rounds, and a benchmark's runs over other tasks) at gating.temperature, or at
+        `temperature` (a benchmark exploring; its attempts are kept apart, under `out`/t<T>);
+        finished attempts are reused."""
         config = self._gate_config(round_index)
-        return self._attempts(tasks, workspace_dir, out / f"r{round_index}", title, config=config)
+        folder = out / f"r{round_index}"
+        if temperature is not None and temperature != config.models.agent.temperature:
+            config.models.agent.temperature = temperature
+            folder = out / f"t{temperature:g}" / f"r{round_index}"
+        return self._attempts(tasks, workspace_dir, folder, title, config=config)
 
     def holdout_rounds_dir(self, workspace_hash: str) -> Path:
         """Where the holdout rounds of the workspace with this hash are kept, by the sampling settings:

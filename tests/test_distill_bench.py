@@ -116,11 +116,16 @@ def test_a_failed_command_is_never_a_worked_one(tmp_path):
     assert worked_commands(path) == ["python3 -m json.tool /app/a.json > /app/b.json"]
 
 
-def test_bad_counts_are_one_line_and_exit_2(tmp_path):
+@pytest.mark.parametrize("args, message", [
+    (["--train-rounds", "0"], "--repeats and --train-rounds must be at least 1"),
+    (["--explore", "-1"], "--explore must be 0 or more and --explore-temperature above 0 and at most 2"),
+    (["--explore", "2", "--explore-temperature", "0"],
+     "--explore must be 0 or more and --explore-temperature above 0 and at most 2"),
+])
+def test_bad_counts_are_one_line_and_exit_2(tmp_path, args, message):
     import subprocess
     result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "evolution" / "distill.py"), "--out",
-                             str(tmp_path / "out"), "--train-rounds", "0"], capture_output=True, text=True, cwd=REPO,
-                            timeout=120)
+                             str(tmp_path / "out"), *args], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.returncode == 2
-    assert result.stderr.strip() == "error: --repeats and --train-rounds must be at least 1"
+    assert result.stderr.strip() == f"error: {message}"
     assert not (tmp_path / "out").exists()

@@ -69,3 +69,29 @@ def test_links_in_the_rounds_are_never_followed_nor_copied(tmp_path):
     assert not os.path.lexists(copied / "trajectories")
     assert not any(p.is_symlink() for p in copied.rglob("*"))
     assert "host secret" not in "".join(p.read_text() for p in copied.rglob("*") if p.is_file())
+
+
+def test_attempts_at_another_temperature_are_sampled_at_it_and_kept_apart(tmp_path):
+    """engine.attempt_tasks(temperature=T): the round's seed, the agent at T, its own folder (a
+    round at the gate's temperature is never reused for it, nor it for one)."""
+    from types import SimpleNamespace
+
+    from adaptive_skill.config import EvolveConfig
+    from adaptive_skill.engine import AdaptiveSkillEngine, gate_seed
+
+    config = EvolveConfig.model_validate({"seed": 3, "gating": {"temperature": 0.3}})
+    calls = []
+    engine = SimpleNamespace(config=config,
+                             _attempts=lambda tasks, ws, out, title, config: calls.append((out, config)) or [])
+    engine._gate_config = lambda r: AdaptiveSkillEngine._gate_config(engine, r)
+
+    AdaptiveSkillEngine.attempt_tasks(engine, [], tmp_path / "ws", tmp_path / "out", "gate", 2)
+    AdaptiveSkillEngine.attempt_tasks(engine, [], tmp_path / "ws", tmp_path / "out", "hot", 2, temperature=1.0)
+    AdaptiveSkillEngine.attempt_tasks(engine, [], tmp_path / "ws", tmp_path / "out", "same", 2, temperature=0.3)
+
+    (gate_out, gate), (hot_out, hot), (same_out, same) = calls
+    assert gate_out == same_out == tmp_path / "out" / "r2"
+    assert hot_out == tmp_path / "out" / "t1" / "r2"
+    assert (gate.models.agent.temperature, hot.models.agent.temperature, same.models.agent.temperature) == (0.3, 1.0, 0.3)
+    assert gate.models.agent.seed == hot.models.agent.seed == gate_seed(3, 2)
+    assert config.models.agent.temperature == 0.0  # the run's own config is left as it was

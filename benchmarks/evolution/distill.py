@@ -1,6 +1,6 @@
 """Skills distilled from the agent's own passed attempts: can the 1.5B's successes teach it?
 
-    python benchmarks/evolution/distill.py --out DIR [--repeats K] [--train-rounds K]
+    python benchmarks/evolution/distill.py --out DIR [--repeats K] [--train-rounds K] [--explore N]
 
 The evolver probe (docs/llm.md) found that the 1.5B evolver knows no fix it has not been shown; the
 agent itself, sampling, sometimes does the right thing. This measures the mechanical alternative to
@@ -10,6 +10,10 @@ an evolver that writes advice: run the seed workspace over the train split (K se
 the passed tasks of that category, its description the words of their instructions (what the best-
 matching-skill-in-the-prompt ranking, skill_in_prompt_tokens, matches on). No model writes anything:
 the skills are the agent's own commands.
+
+--explore N adds N passes, at a higher temperature (--explore-temperature, default 1.0), over the
+train tasks no pass has passed: the agent's failures recur at the evaluation's 0.3 (run 15), so its
+0.3 trajectories never hold their fix; a hotter sample might.
 
 Then evaluate that workspace over the holdout split exactly as the learning-curve benchmark
 evaluates a workspace (run.py: same settings, the same seeded repeats), paired by task with the
@@ -152,6 +156,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="passes over the train split, each with its own sampling seed (the gate's rounds 0..K-1); "
                         "a task counts as passed when any pass did, with the commands of the first that did "
                         "(default 1)")
+    p.add_argument("--explore", type=int, default=0, metavar="N",
+                   help="then N more passes over the train tasks no pass has passed yet, sampled at "
+                        "--explore-temperature with the next rounds' seeds (default 0: none)")
+    p.add_argument("--explore-temperature", type=float, default=1.0, metavar="T",
+                   help="the agent's sampling temperature in the --explore passes (default 1.0)")
     return p.parse_args(argv)
 
 
@@ -163,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
 def start(args: argparse.Namespace) -> None:
     if args.repeats < 1 or args.train_rounds < 1:
         raise UserError("--repeats and --train-rounds must be at least 1")
+    if args.explore < 0 or not 0 < args.explore_temperature <= 2:
+        raise UserError("--explore must be 0 or more and --explore-temperature above 0 and at most 2")
     s = curve.settings(curve.parse_args(["--out", str(args.out), "--repeats", str(args.repeats)]))
     bench = curve.Bench(args.out.resolve(), s)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -189,6 +200,30 @@ def start(args: argparse.Namespace) -> None:
                 chosen.setdefault(task_id, trained[task_id]["trajectory"])
         passed_ids = sorted(chosen)
         bench.log(f"train: {len(passed_ids)}/{len(tasks)} passed in at least one of {args.train_rounds} pass(es)")
+        t = args.explore_temperature
+        for n in range(args.explore):
+            round_index = args.train_rounds + n
+            todo = [task for task in engine.train if task.id not in chosen]
+            if not todo:
+                break
+
+            def explore(round_index: int = round_index, todo: list = todo, n: int = n) -> dict:
+                results = engine.attempt_tasks(todo, seed_ws, train_out,
+                                               f"explore {n + 1}/{args.explore} at temperature {t:g}, "
+                                               f"{len(todo)} unpassed train tasks", round_index, temperature=t)
+                return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
+                                    for r in results}}
+
+            explored = bench.part(f"explore-t{t:g}-r{round_index}", explore)["results"]
+            found = sorted(task_id for task_id, r in explored.items() if r["passed"])
+            bench.log(f"explore {n + 1}: {len(found)}/{len(explored)} unpassed tasks passed"
+                      + (f" ({', '.join(found)})" if found else ""))
+            for task_id in found:
+                chosen.setdefault(task_id, explored[task_id]["trajectory"])
+        if args.explore:
+            key += f"-explore-{args.explore}-t{t:g}"
+            passed_ids = sorted(chosen)
+            bench.log(f"train after exploring: {len(passed_ids)}/{len(tasks)} passed")
         passed = [(t, tasks[t].category or "", tasks[t].instruction,
                    worked_commands(Path(chosen[t])) if chosen[t] else []) for t in passed_ids]
         ws = args.out.resolve() / "distill" / f"workspace-verifier-{key}"
@@ -202,7 +237,8 @@ def start(args: argparse.Namespace) -> None:
     rate, base = pass_rate(scores, seed=s["seed"]), pass_rate(seed_scores, seed=s["seed"])
     diff = paired_difference(scores, seed_scores, seed=s["seed"])
     summary = {"seed": base.to_dict(), "distilled": rate.to_dict(), "vs_seed": diff.to_dict(),
-               "skills": written, "train_passed": passed_ids, "by": "verifier"}
+               "skills": written, "train_passed": passed_ids, "by": "verifier",
+               "explore": {"passes": args.explore, "temperature": args.explore_temperature}}
     write_json_atomic(args.out / f"{label}.json", summary)
     bench.log(f"seed {curve._pct(base.mean)} [{curve._pct(base.low)}, {curve._pct(base.high)}]; "
               f"distilled {curve._pct(rate.mean)} [{curve._pct(rate.low)}, {curve._pct(rate.high)}]; "
