@@ -129,3 +129,28 @@ def test_bad_counts_are_one_line_and_exit_2(tmp_path, args, message):
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: {message}"
     assert not (tmp_path / "out").exists()
+
+
+def test_the_probe_counts_a_skill_placed_for_a_kind_without_one_as_off_topic(tmp_path):
+    """inline_probe.py --expect category on a distilled workspace: a git task expects the git skill,
+    a JSON task (no json-csv skill) expects none; --floor above every relevance places nothing."""
+    import subprocess
+    seed = tmp_path / "seed"
+    (seed / "prompts").mkdir(parents=True)
+    passed = [("g", "git", "Create a branch named feature in the git repository /app/repo.",
+               ["cd /app/repo && git checkout -b feature"]),
+              ("f", "files-permissions", "Copy /app/input.json to /app/output/copy.json.",
+               ["mkdir -p /app/output; cp /app/input.json /app/output/copy.json"])]
+    distill(passed, seed, tmp_path / "ws", max_skills=5)
+    probe = [sys.executable, str(REPO / "benchmarks" / "evolution" / "inline_probe.py"), "--workspace",
+             str(tmp_path / "ws"), "--expect", "category", "--tasks", "git-create-branch", "json-set-value"]
+    lines = subprocess.run(probe, capture_output=True, text=True, cwd=REPO, timeout=120).stdout.splitlines()
+    rows = {line.split()[0]: line.split()[2] for line in lines if line.startswith(("git-", "json-"))}
+    assert rows == {"git-create-branch": "git-worked-commands", "json-set-value": "(none)"}
+    assert any(line.startswith("json-set-value") and "placed files-permissions-worked-commands" in line
+               for line in lines)  # "json" is a word the copy task's description shares
+    assert lines[-1].endswith("an off-topic skill placed for 1, 1 of them of the 1 task(s) whose kind has no skill")
+    floored = subprocess.run([*probe, "--floor", "1.01"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert floored.stdout.splitlines()[-1] == ("placed: the right skill placed for 0 of 1 tasks (0%), none placed "
+                                               "for 1; an off-topic skill placed for 0, 0 of them of the 1 task(s) "
+                                               "whose kind has no skill")

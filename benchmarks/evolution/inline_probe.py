@@ -1,6 +1,7 @@
 """Does the skill placed in the prompt (skill_in_prompt_tokens) cover the task? No model needed.
 
     python benchmarks/evolution/inline_probe.py [--workspace DIR] [--suite DIR] [--tasks ID ...] [--ranking R]
+        [--expect kinds|category] [--floor F]
 
 For every task of the suite whose kind one of the workspace's skills is written for, which skill
 agent/inline.py's best_skill places in the prompt (with the lexical embedder, the default), against
@@ -11,7 +12,13 @@ files-permissions and archives -> files-archives, a zip archive -> json-csv-pyth
 
 `--ranking cosine` ranks instead by the lexical embedder's cosine, as best_skill did before run 7
 (docs/results.md): the comparison. The budget is not applied to it (every expert skill fits 300).
-Prints per task the expected and the placed skill, then the share placed right, none placed, per set.
+Prints per task the expected and the placed skill and its relevance, then the share placed right,
+none placed, and off-topic placed.
+
+`--expect category` is for a workspace of distill.py's (one skill per task category, named
+`<category>-worked-commands`): a task's skill is its category's, and a task whose category has no
+skill should get none, so every skill placed for it is off-topic. `--floor F` places nothing below
+relevance F (what a higher WORD_MIN_RELEVANCE would do; the product's floor is one shared word).
 """
 
 from __future__ import annotations
@@ -42,6 +49,13 @@ def expected_skill(task: Path) -> str | None:
     return KIND_SKILL.get(category)
 
 
+def category_skill(task: Path, names: set[str]) -> str | None:
+    """distill.py's skill for the task's category, None when the workspace has none for it."""
+    category = tomllib.loads((task / "task.toml").read_text())["metadata"].get("category") or "other"
+    name = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") + "-worked-commands"
+    return name if name in names else None
+
+
 def cosine_pick(skills, instruction: str, embedder) -> str | None:
     """The ranking before run 7's: the lexical embedder's cosine, above MIN_RELEVANCE."""
     scores = embedder_relevance(skills, instruction, embedder)
@@ -57,8 +71,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=int, default=300, help="skill_in_prompt_tokens (default 300)")
     p.add_argument("--ranking", choices=["placed", "cosine"], default="placed",
                    help="placed: best_skill as the agent runs it; cosine: the embedder's cosine (before run 7)")
+    p.add_argument("--expect", choices=["kinds", "category"], default="kinds",
+                   help="kinds: the expert workspace's skill per kind (default); category: distill.py's "
+                        "<category>-worked-commands, none for a category without one")
+    p.add_argument("--floor", type=float, default=0.0, help="place nothing below this relevance (default 0)")
     args = p.parse_args(argv)
     skills = Workspace(args.workspace).skills(require_verification=False, max_body_chars=10**9)
+    names = {s.name for s in skills}
     embedder, count = LexicalEmbedder(), TokenCounter().count
     tasks = sorted(t for t in args.suite.iterdir() if (t / "task.toml").is_file())
     if args.tasks:
@@ -67,26 +86,36 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: --tasks: not in {args.suite}: {', '.join(unknown)}", file=sys.stderr)
             return 2
         tasks = [t for t in tasks if t.name in args.tasks]
-    right = none = covered = 0
+    right = none = covered = uncovered = offtopic = stray = 0
     for task in tasks:
-        want = expected_skill(task)
-        if want is None:
+        want = expected_skill(task) if args.expect == "kinds" else category_skill(task, names)
+        if want is None and args.expect == "kinds":
             continue
         instruction = (task / "instruction.md").read_text()
+        relevance = None
         if args.ranking == "cosine":
             got = cosine_pick(skills, instruction, embedder)
         else:
             placed = best_skill(skills, instruction, budget_tokens=args.budget, embedder=embedder, count_tokens=count)
-            got = placed.name if placed else None
-        covered += 1
-        right += got == want
-        none += got is None
-        print(f"{task.name:30s} expected {want:16s} placed {got or '(none)'}")
-    if not covered:
+            got, relevance = (placed.name, placed.relevance) if placed else (None, None)
+            if relevance is not None and relevance < args.floor:
+                got = None
+        if want is None:
+            uncovered += 1
+            stray += got is not None
+        else:
+            covered += 1
+            right += got == want
+            none += got is None
+        offtopic += got is not None and got != want
+        shown = f"{got} ({relevance:.3f})" if got and relevance is not None else got or "(none)"
+        print(f"{task.name:30s} expected {want or '(none)':28s} placed {shown}")
+    if not covered and not uncovered:
         print("no task of a covered kind")
         return 0
-    print(f"\n{args.ranking}: the right skill placed for {right} of {covered} tasks ({right / covered:.0%}), "
-          f"none placed for {none}")
+    print(f"\n{args.ranking}: the right skill placed for {right} of {covered} tasks "
+          f"({right / max(covered, 1):.0%}), none placed for {none}; an off-topic skill placed for {offtopic}, "
+          f"{stray} of them of the {uncovered} task(s) whose kind has no skill")
     return 0
 
 
