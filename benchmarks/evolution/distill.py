@@ -148,6 +148,11 @@ def distill(passed: list[tuple[str, str, str, list[str]]], seed_workspace: Path,
     return written
 
 
+def _outcomes(results) -> dict:
+    """A pass's record (a resumable part): per task, whether the verifier passed it and its trajectory."""
+    return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path} for r in results}}
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, type=Path, help="output directory (a run.py --out directory is fine)")
@@ -190,8 +195,7 @@ def start(args: argparse.Namespace) -> None:
                 results = engine.attempt_tasks(engine.train, seed_ws, train_out,
                                                f"train {round_index + 1}/{args.train_rounds}, seed workspace",
                                                round_index)
-                return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
-                                    for r in results}}
+                return _outcomes(results)
 
             trained = bench.part(f"train-r{round_index}", train)["results"]
             passes = sorted(t for t, r in trained.items() if r["passed"])
@@ -211,8 +215,7 @@ def start(args: argparse.Namespace) -> None:
                 results = engine.attempt_tasks(todo, seed_ws, train_out,
                                                f"explore {n + 1}/{args.explore} at temperature {t:g}, "
                                                f"{len(todo)} unpassed train tasks", round_index, temperature=t)
-                return {"results": {r.task_id: {"passed": bool(r.passed), "trajectory": r.trajectory_path}
-                                    for r in results}}
+                return _outcomes(results)
 
             explored = bench.part(f"explore-t{t:g}-r{round_index}", explore)["results"]
             found = sorted(task_id for task_id, r in explored.items() if r["passed"])
