@@ -332,8 +332,20 @@ class PullbackConfig(_Strict):
     max_archive_bytes: int = Field(512 << 20, gt=0)  # the raw stream; past it nothing comes back
 
 
+class ExploreConfig(_Strict):
+    """The explore phase (off by default; docs/engine.md, "Exploring and distilling"): after the judge,
+    each task of the batch that did not pass is attempted again, up to `passes` times, with the agent
+    sampling at `temperature`, until one attempt passes; its worked commands go to the evolver
+    (observations/<task>/explored.json). The 1.5B's failures recur at a low temperature, so its
+    trajectories there never hold their fix; a hotter sample sometimes does (docs/results.md, run 16)."""
+
+    passes: int = Field(0, ge=0, le=10)
+    temperature: float = Field(1.0, gt=0.0, le=2.0)
+
+
 class EvolverConfig(_Strict):
-    mode: Literal["single", "team", "structured"] = "single"  # docs/engine.md, "The evolver"
+    # docs/engine.md, "The evolver"; distill calls no model: it writes the passed attempts' worked commands
+    mode: Literal["single", "team", "structured", "distill"] = "single"
     max_turns: int = Field(30, gt=0)
     # mode structured: independent questions (seeded sampling) asked in turn until a reply passes the
     # rules; for a small model whose replies the rules mostly refuse (docs/engine.md, "The evolver")
@@ -454,6 +466,7 @@ class EvolveConfig(_Strict):
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     skills: SkillRulesConfig = Field(default_factory=SkillRulesConfig)
     evolver: EvolverConfig = Field(default_factory=EvolverConfig)
+    explore: ExploreConfig = Field(default_factory=ExploreConfig)
     novelty: NoveltyConfig = Field(default_factory=NoveltyConfig)
     task_proposal: TaskProposalConfig = Field(default_factory=TaskProposalConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)

@@ -44,6 +44,8 @@ from adaptive_skill.phases import (
     ConvergeResult,
     CycleRecord,
     EvolveResult,
+    ExploreAttempt,
+    ExploreResult,
     GateResult,
     GateStatistic,
     ObserveResult,
@@ -53,6 +55,7 @@ from adaptive_skill.phases import (
 from adaptive_skill.progress import printable_line
 from adaptive_skill.runs import RunDir
 from adaptive_skill.tasks import Task, cycle_batch, scale_timeouts, scan_suite, split_suite
+from adaptive_skill.trajectory.worked import worked_commands
 from adaptive_skill.versioning import EVO_TAG, WorkspaceRepo
 from adaptive_skill.workspace import Workspace, copy_workspace
 
@@ -60,7 +63,6 @@ if TYPE_CHECKING:
     from adaptive_skill.proposals import AdmittedTask
     from adaptive_skill.ratings import HumanVerdicts
 
-PHASES = ("solve", "observe", "evolve", "gate", "commit", "converge")
 Result = TypeVar("Result", SolveResult, ObserveResult, EvolveResult, GateResult, CommitResult, ConvergeResult,
                  ProposeResult)
 RESUMABLE = ("stopped",)  # statuses a plain --resume continues; finished runs continue if limits allow
@@ -156,6 +158,8 @@ class AdaptiveSkillEngine:
             self.log(f"cycle {n}")
         solved = self._phase(n, "solve", SolveResult, self._solve)
         observed = self._phase(n, "observe", ObserveResult, lambda c: self._observe(c, solved))
+        if self.config.explore.passes:
+            self._phase(n, "explore", ExploreResult, lambda c: self._explore(c, solved, observed))
         evolved = self._phase(n, "evolve", EvolveResult, self._evolve)
         gated = self._phase(n, "gate", GateResult, lambda c: self._gate(c, evolved))
         committed = self._phase(n, "commit", CommitResult, lambda c: self._commit(c, evolved, gated, observed))
@@ -233,6 +237,7 @@ class AdaptiveSkillEngine:
             else:
                 item.signals = extract_signals(trajectory).to_dict()
                 item.compressed = judge.compress(trajectory).text  # once: the judge and the evolver read it
+                item.category, item.worked = task.category, worked_commands(trajectory)
                 to_judge.append((item, JudgeItem(task.instruction, trajectory, task.id, item.compressed)))
             items.append(item)
         with self.display.phase(f"cycle {n} judge", len(to_judge), role="judge") as progress:
@@ -256,6 +261,60 @@ class AdaptiveSkillEngine:
                              judge_errors=sum(1 for item in items if item.judge_error),
                              calibration=calibrate_results(labels, verdicts,
                                                            threshold=self.config.judge.pass_threshold))
+
+    def _explore(self, n: int, solved: SolveResult, observed: ObserveResult) -> ExploreResult:
+        """Each batch task that did not pass (as the evolver counts a pass), attempted again with the
+        agent sampling at explore.temperature, each pass at its own seed, until one attempt passes or
+        explore.passes are spent; judged like the batch. What each task's attempts did is written
+        beside its observations (explored.json): the worked commands of a passed one, the scores."""
+        from adaptive_skill.observe import JudgeItem
+        from adaptive_skill.observe.observations import EXPLORED, passed
+
+        c = self.config
+        labels = {} if c.trajectory_only else {r.task_id: bool(r.passed) for r in solved.results
+                                               if r.failure_mode != "unverified"}
+        todo = [item.task for item in observed.items
+                if not passed(item.score, labels.get(item.task), c.judge.pass_threshold)]
+        attempts: list[ExploreAttempt] = []
+        found: set[str] = set()
+        judge = self._judge()
+        for index in range(c.explore.passes):
+            tasks = [self._task(task_id) for task_id in todo if task_id not in found]
+            if not tasks:
+                break
+            config = c.model_copy(deep=True)
+            config.models.agent.temperature = c.explore.temperature
+            config.models.agent.seed = explore_seed(c.seed, n, index)
+            title = f"cycle {n} explore {index + 1}/{c.explore.passes} at temperature {c.explore.temperature:g}"
+            results = self._attempts(tasks, self.run_dir.workspace, self.run_dir.cycle_dir(n) / "explore" /
+                                     f"p{index + 1}", title, config=config)
+            loaded = [(r, read_json(Path(r.trajectory_path), None) if r.trajectory_path else None) for r in results]
+            questions = [JudgeItem(self._task(r.task_id).instruction, t, r.task_id) for r, t in loaded if t is not None]
+            with self.display.phase(f"{title}: judge", len(questions), role="judge") as progress:
+                judged = judge.judge_many(questions, workers=c.workers) if questions else []
+                progress.verdicts(judged, c.judge.pass_threshold)
+            verdicts = iter(judged)
+            for result, trajectory in loaded:
+                verdict = next(verdicts) if trajectory is not None else None
+                score = float(verdict.score) if verdict is not None and verdict.status == "ok" else None
+                label = None if c.trajectory_only or result.failure_mode == "unverified" else bool(result.passed)
+                ok = trajectory is not None and passed(score, label, c.judge.pass_threshold)
+                attempts.append(ExploreAttempt(task=result.task_id, attempt=index + 1,
+                                               temperature=c.explore.temperature, score=score, passed=ok,
+                                               commands=worked_commands(trajectory) if ok else [],
+                                               trajectory=result.trajectory_path))
+                if ok:
+                    found.add(result.task_id)
+        explored = ExploreResult(tasks=todo, attempts=attempts)
+        observations = self.run_dir.cycle_dir(n) / "observations"
+        for task_id in todo:
+            if (observations / task_id).is_dir():
+                write_json_atomic(observations / task_id / EXPLORED,
+                                  [{k: v for k, v in a.to_dict().items() if k != "trajectory"}
+                                   for a in attempts if a.task == task_id])
+        self.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} unpassed task(s) passed at temperature "
+                 f"{c.explore.temperature:g}" + (f" ({', '.join(explored.found())})" if explored.found() else ""))
+        return explored
 
     def _skill_use(self, n: int, scores: dict[str, float | None]) -> list[str]:
         """How the agent used each current skill in the train attempts of cycles 1..n (judge scores
@@ -766,6 +825,12 @@ def verifier_score(result: AttemptResult, score: str) -> float | None:
             and isinstance(reward, int | float) and math.isfinite(reward)):  # test.sh may write "nan"
         return max(0.0, min(1.0, float(reward)))
     return None
+
+
+def explore_seed(run_seed: int, cycle: int, index: int) -> int:
+    """The agent's sampling seed in explore pass `index` of cycle `cycle`: every pass its own."""
+    digest = hashlib.sha256(f"explore-{run_seed}-{cycle}-{index}".encode()).hexdigest()
+    return int(digest[:8], 16)
 
 
 def gate_seed(run_seed: int, round_index: int) -> int:

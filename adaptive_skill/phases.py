@@ -61,6 +61,39 @@ class ObserveResult:
         return {"mean_score": self.mean_score, "judge_errors": self.judge_errors}
 
 
+@dataclass
+class ExploreAttempt(_FlatRecord):
+    """One attempt of the explore phase: a batch task that had not passed, sampled hot."""
+
+    task: str
+    attempt: int  # 1..explore.passes
+    temperature: float
+    score: float | None  # the judge's, 0-10; None when it gave none
+    passed: bool  # as the evolver counts a pass (observations.passed)
+    commands: list[str]  # its worked commands when it passed (trajectory/worked.py), else []
+    trajectory: str | None
+
+
+@dataclass
+class ExploreResult:
+    tasks: list[str]  # the batch tasks that had not passed, in batch order
+    attempts: list[ExploreAttempt]
+
+    def found(self) -> list[str]:
+        """The tasks one of whose explore attempts passed."""
+        return sorted({a.task for a in self.attempts if a.passed})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tasks": self.tasks, "attempts": [a.to_dict() for a in self.attempts]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExploreResult:
+        return cls(tasks=data["tasks"], attempts=[ExploreAttempt.from_dict(a) for a in data["attempts"]])
+
+    def event_summary(self) -> dict[str, Any]:
+        return {"tasks": len(self.tasks), "attempts": len(self.attempts), "passed": self.found()}
+
+
 _EVOLVE_FIELDS = ("mutated", "changes", "summary", "reverted", "candidate", "candidate_hash", "skipped")
 
 

@@ -1,4 +1,4 @@
-"""benchmarks/evolution/distill.py: which commands of a passed attempt become a worked command, and
+"""benchmarks/evolution/distill.py (and trajectory/worked.py, which it reads attempts with): which commands of a passed attempt become a worked command, and
 the workspace it writes from them (no Docker, no model: recorded trajectories)."""
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks" / "evolution"))
 
-from distill import BODY_CHARS, distill, one_line, worked_commands  # noqa: E402
+from distill import BODY_CHARS, distill  # noqa: E402
 
 from adaptive_skill.skills import check_skills  # noqa: E402
 from adaptive_skill.trajectory.model import StepRecord, Trajectory  # noqa: E402
+from adaptive_skill.trajectory.worked import one_line, worked_commands  # noqa: E402
 
 
 def _trajectory(tmp_path: Path, steps: list[tuple[str, int | None, str]], name: str = "t.json") -> Path:
@@ -105,7 +106,8 @@ def test_distill_keeps_a_body_within_its_budget_and_an_agents_text_out_of_the_fr
     assert 0 < len(written["files-worked-commands"]) < 30
     front = yaml.safe_load(skill.read_text().split("---\n")[1])
     assert front["name"] == "files-worked-commands"
-    assert front["description"].startswith("Use for files tasks like these: Task \"0\": make the files \\\\x 'q'")
+    # the oldest entries go first when the body is full (the distilling evolver's rule)
+    assert front["description"].startswith("Use for files tasks like these: Task \"28\": make the files \\\\x 'q'")
 
 
 def test_a_failed_command_is_never_a_worked_one(tmp_path):

@@ -373,3 +373,45 @@ def test_the_log_says_why_the_evolvers_change_was_refused_in_printable_text(tmp_
     assert logged[at + 1] == "  evolver: add skill jq-missing (not written): jq is not installed [2J exit 127 in both tasks."
     assert logged[at + 2].startswith("  reply: a step installs or downloads something ('apt-get install -y jq')")
     assert not any("\x1b" in line or "\n" in line for line in logged)
+
+
+def test_a_hot_attempts_commands_are_distilled_into_a_skill_the_gate_accepts(tmp_path, docker_client, base_image):
+    """explore + evolver.mode distill, label-free: the agent fails every task at its usual
+    temperature and passes only when sampled hot; the explore phase re-attempts the batch's failed
+    tasks at 1.0, the judge passes the hot attempt, the distilling evolver writes its command into a
+    skill of the tasks' category, and with that skill in the prompt the agent passes the holdout at
+    the gate's temperature: the gate accepts and tags it."""
+    fix = "echo 42 > /app/answer.txt && echo GOOD"
+    agent = [
+        {"when": r"\[exit code", **submit("done")},
+        {"when": r"echo 42 > /app/answer\.txt", **bash(fix)},  # the skill, placed in the prompt
+        {"min_temperature": 0.9, **bash(fix)},  # a hot sample finds it
+        bash("echo PLAIN"),
+    ]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": JUDGE}, max_cycles=1,
+                                  evolver={"mode": "distill"}, explore={"passes": 2, "temperature": 1.0},
+                                  skill_in_prompt_tokens=300, gating={"temperature": 0.3})
+    logged = []
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="distill", log=logged.append)
+    assert engine.run() == "max_cycles"
+    run = engine.run_dir.root
+    cycle = run / "cycles" / "001"
+    solve = json.loads((cycle / "solve.json").read_text())
+    assert not any(r["passed"] for r in solve["results"])
+    explored = json.loads((cycle / "explore.json").read_text())
+    batch = sorted(solve["tasks"])
+    assert sorted(explored["tasks"]) == batch
+    # one pass found both: the second is not run
+    assert [(a["task"], a["attempt"], a["passed"], a["commands"]) for a in sorted(explored["attempts"],
+            key=lambda a: a["task"])] == [(t, 1, True, [fix]) for t in batch]
+    assert json.loads((cycle / "observations" / batch[0] / "explored.json").read_text())[0]["score"] == 9.0
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    assert record["status"] == "submitted" and [p["explored"] for p in record["passed"]] == [True, True]
+    # the two tasks share one instruction: one entry
+    assert record["written"] == {"file-operations-worked-commands": [batch[0]]}
+    text = (run / "workspace" / "skills" / "file-operations-worked-commands" / "SKILL.md").read_text()
+    assert f"1. Write 42 to /app/answer.txt.\n   `{fix}`" in text
+    gate = json.loads((cycle / "gate.json").read_text())
+    assert gate["accepted"] and gate["statistic"]["delta"] == 1.0
+    assert [t.name for t in WorkspaceRepo.open(run / "workspace").tags()] == ["evo-0", "evo-1"]
+    assert any("cycle 1 explore: 2 of 2 unpassed task(s) passed at temperature 1" in line for line in logged)

@@ -161,6 +161,13 @@ def test_report_table_and_plot(tmp_path):
     assert "| 2 | 50% [" in evo_line  # cycle 2, pass rate 3/6
     assert "0.50 [" in evo_line  # (0.5 - 0.167) / (0.833 - 0.167) = 0.5
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # --no-expert: no expert row, and the headroom column says why it is empty
+    for r in curve:
+        r["headroom_share"] = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
+    write_report({**results, "expert": None}, tmp_path)
+    table = (tmp_path / "results.md").read_text()
+    assert "| expert |" not in table and "| – (expert not evaluated) |" in table
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_evolver_mode_is_a_setting_and_reaches_the_config(tmp_path):
@@ -187,7 +194,8 @@ def test_the_defaults_fit_the_1_5b_and_bad_values_are_one_line_exit_2(tmp_path):
         ["--out", str(tmp_path / "b"), "--skill-in-prompt", "0", "--holdout-ratio", "0.15", "--judge-check"])),
         tmp_path / "b")
     assert other.skill_in_prompt_tokens == 0 and other.holdout_ratio == 0.15 and other.gating.judge_check
-    for bad in (["--holdout-ratio", "1.5"], ["--skill-in-prompt", "-3"]):
+    for bad in (["--holdout-ratio", "1.5"], ["--skill-in-prompt", "-3"], ["--explore", "11"],
+                ["--explore", "2", "--explore-temperature", "0"], ["--batch-size", "0"]):
         result = _cli("--out", str(tmp_path / "c"), *bad)
         assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
         assert not (tmp_path / "c").exists()
@@ -208,6 +216,12 @@ def test_evolver_samples_and_show_before_submit_leave_old_settings_alone(tmp_pat
     assert config.models.evolver.seed == 0
     shown = bench.settings(bench.parse_args(["--out", str(tmp_path / "c"), "--show-before-submit"]))
     assert "show_before_submit" not in plain and bench.build_config(shown, tmp_path / "c").models.agent.show_before_submit
+    assert "explore" not in plain and config.explore.passes == 0
+    distilled = bench.settings(bench.parse_args(["--out", str(tmp_path / "d"), "--evolver", "distill", "--explore", "3",
+                                                 "--explore-temperature", "0.9", "--batch-size", "40"]))
+    config = bench.build_config(distilled, tmp_path / "d")
+    assert config.evolver.mode == "distill" and (config.explore.passes, config.explore.temperature) == (3, 0.9)
+    assert config.batch_size == 40 and "batch_size" not in plain
 
 
 def test_next_reply_probe_counts_a_copied_observation():

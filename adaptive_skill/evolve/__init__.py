@@ -1,7 +1,8 @@
-"""Evolve: what changes the workspace between cycles. Three evolvers behind the one `Evolver`
+"""Evolve: what changes the workspace between cycles. Four evolvers behind the one `Evolver`
 protocol (adaptive_skill/protocols.py), made by one factory: `single` (an LLM with a shell in a
 sandbox, evolver.py), `team` (agents that write SKILL.md text and run no command, team/;
-docs/team.md) and `structured` (one JSON reply the host renders as a SKILL.md, structured.py)."""
+docs/team.md), `structured` (one JSON reply the host renders as a SKILL.md, structured.py) and
+`distill` (no model: the passed attempts' worked commands as skills, distill.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ def make_evolver(config: EvolveConfig, llm: LLM, *, sandbox_factory: Callable[[]
     structured evolver find the changes the gate rejected, `accounting` the costs the
     team and the structured evolver record, `sampler` the evolver's model at a given sampling seed
     (the structured evolver's further samples, evolver.samples)."""
+    if config.evolver.mode == "distill":
+        from adaptive_skill.evolve.distill import DistillEvolver
+
+        return DistillEvolver(config)
     if config.evolver.mode == "structured":
         from adaptive_skill.evolve.structured import StructuredEvolver
 

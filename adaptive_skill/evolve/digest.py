@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_skill.evolve.relevance import Failures, fold, situation_terms
-from adaptive_skill.observe.observations import PROGRAMS, SKILL_USE, TESTS
+from adaptive_skill.observe.observations import PROGRAMS, SKILL_USE, TESTS, passed
 from adaptive_skill.progress import printable_line as _line
 from adaptive_skill.sandbox.programs import Programs, sentence
 
@@ -68,8 +68,7 @@ def read_digest(root: Path, *, pass_threshold: float, max_tasks: int = 6, max_ch
         score = verdict.get("score")
         score = float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
         tests = _json(folder / TESTS).get("passed")  # only with trajectory_only off: then the tests decide
-        failed = (tests is False) if isinstance(tests, bool) else (score is None or score < pass_threshold)
-        if not failed:
+        if passed(score, tests, pass_threshold):
             continue
         rows.append((-1.0 if score is None else score, folder.name, score, verdict, folder))
     rows.sort(key=lambda row: (row[0], row[1]))

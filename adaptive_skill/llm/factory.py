@@ -15,7 +15,8 @@ def make_llm(config: ModelConfig, accounting: Accounting, role: str) -> LLM:
     if config.model.startswith("scripted/"):
         from adaptive_skill.llm.scripted import ScriptedLLM
 
-        return ScriptedLLM(config.model.removeprefix("scripted/"), accounting, role=role)
+        return ScriptedLLM(config.model.removeprefix("scripted/"), accounting, role=role,
+                           temperature=config.temperature)
     if config.model.startswith("local/"):
         from adaptive_skill.llm.local import make_local_llm
 

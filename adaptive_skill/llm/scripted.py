@@ -12,7 +12,8 @@ with optional `usage: {prompt_tokens, completion_tokens}`, `cost`, `finish_reaso
 
 Rule mode: when any reply has `when: <regex>`, replies are not consumed in order; each request
 gets the first reply whose regex matches the request's text (every message's content and tool
-call arguments, joined), or the first reply without `when` as the default. Rule scripts make a
+call arguments, joined) and whose `min_temperature` (if any) the model samples at or above, or the
+first reply without either as the default. Rule scripts make a
 model's behaviour depend on what it is shown (skills in the system prompt, commands in a
 trajectory), which keeps multi-role, multi-worker tests deterministic. Errors are
 raised as the real client raises them once its retries are spent. Every request is recorded in
@@ -66,6 +67,9 @@ class ScriptReply(_Strict):
             except re.error as exc:
                 raise ValueError(f"'when' is not a valid regex: {exc}") from None
         return value
+    # rule mode: this reply only for a model sampling at this temperature or hotter (a hot sample that
+    # finds what a cold one misses: the explore phase's tests)
+    min_temperature: float | None = None
     content: str | dict[str, Any] | list[Any] | None = None
     tool_calls: list[ScriptToolCall] = Field(default_factory=list)
     error: Literal["rate_limit", "timeout", "auth", "bad_request"] | None = None
@@ -95,7 +99,7 @@ class ScriptedLLM:
 
     def __init__(self, script: str | Path | list[dict[str, Any]], accounting: Accounting | None = None, *,
                  role: str = "scripted", supports_tools: bool | None = None, protocol_demo: bool | None = None,
-                 evolver_demo: bool | None = None):
+                 evolver_demo: bool | None = None, temperature: float = 0.0):
         if isinstance(script, list):
             parsed, self.model = _validate({"replies": script}, "<inline script>"), "scripted/<inline>"
         else:
@@ -106,6 +110,7 @@ class ScriptedLLM:
         self.evolver_demo = parsed.evolver_demo if evolver_demo is None else evolver_demo
         self.accounting = accounting or Accounting()
         self.role = role
+        self.temperature = temperature  # the role's sampling temperature (rule mode: min_temperature)
         self.requests: list[ScriptedRequest] = []
         self._next = 0
         self._lock = threading.Lock()
@@ -132,8 +137,8 @@ class ScriptedLLM:
             self.accounting.check_budget(task_id)
             with self._lock:
                 self.requests.append(ScriptedRequest(copy.deepcopy(messages), copy.deepcopy(tools), task_id, schema))
-                if any(r.when is not None for r in self.replies):
-                    reply = _match(self.replies, messages, self.model)
+                if any(r.when is not None or r.min_temperature is not None for r in self.replies):
+                    reply = _match(self.replies, messages, self.model, self.temperature)
                     self._next += 1
                 else:
                     if self._next >= len(self.replies):
@@ -170,17 +175,20 @@ def _validate(data: Any, where: str) -> Script:
         raise LLMConfigError(f"{where}: {location}: {first['msg']} ({exc.error_count()} problem(s))") from None
 
 
-def _match(replies: list[ScriptReply], messages: list[dict[str, Any]], model: str) -> ScriptReply:
+def _match(replies: list[ScriptReply], messages: list[dict[str, Any]], model: str,
+           temperature: float = 0.0) -> ScriptReply:
     parts = []
     for message in messages:
         parts.append(str(message.get("content") or ""))
         parts += [str(call.get("function", {}).get("arguments", "")) for call in message.get("tool_calls") or []]
     text = "\n".join(parts)
     for reply in replies:
-        if reply.when is not None and re.search(reply.when, text):
+        hot_enough = reply.min_temperature is None or temperature >= reply.min_temperature
+        if hot_enough and (reply.when is None or re.search(reply.when, text)) and \
+                (reply.when is not None or reply.min_temperature is not None):
             return reply
     for reply in replies:
-        if reply.when is None:
+        if reply.when is None and reply.min_temperature is None:
             return reply
     raise LLMError(f"{model}: no rule of the script matches the request and there is no default reply")
 

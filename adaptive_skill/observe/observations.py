@@ -1,5 +1,6 @@
 """What the evolver reads of a cycle: one typed item per solved task, and the folder written from
-them (index.md, and per task instruction.md, trajectory.txt, signals.json, verdict.json, programs.json)."""
+them (index.md, and per task instruction.md, trajectory.txt, signals.json, verdict.json, programs.json,
+worked.json; explored.json when the explore phase ran)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ class ObservedItem:
     reviewed: bool = False  # people's verdict replaced the judge's
     judge_verdict: dict[str, Any] | None = None
     programs: dict[str, list[str]] | None = None  # which common programs the container had (sandbox/programs.py)
+    category: str | None = None  # the task's category (its suite's metadata)
+    worked: list[str] | None = None  # the attempt's worked commands (trajectory/worked.py); None: no trajectory
 
     @property
     def score(self) -> float | None:
@@ -37,6 +40,8 @@ class ObservedItem:
             data["judge_verdict"] = self.judge_verdict
         if self.programs is not None:
             data["programs"] = self.programs
+        if self.worked is not None:
+            data["category"], data["worked"] = self.category, self.worked
         return data
 
     @classmethod
@@ -44,11 +49,21 @@ class ObservedItem:
         return cls(task=data["task"], verdict=data["verdict"], judge_error=data["judge_error"],
                    signals=data["signals"], reviewed="judge_verdict" in data,
                    judge_verdict=data["judge_verdict"] if "judge_verdict" in data else None,
-                   programs=data.get("programs"))
+                   programs=data.get("programs"), category=data.get("category"), worked=data.get("worked"))
 
 
 SKILL_USE = "skills.md"  # how the agent used each skill (observe/attribution.py), when there are skills
 TESTS = "tests.json"  # per task, with trajectory_only off: {"passed": bool}
+WORKED = "worked.json"  # per task with a trajectory: {"category": str, "commands": [the worked commands]}
+EXPLORED = "explored.json"  # per task the explore phase re-attempted: its attempts (engine._explore)
+
+
+def passed(score: float | None, tests: bool | None, pass_threshold: float) -> bool:
+    """Whether an attempt counts as passed for the evolver: its tests' result where the evolver may
+    see it (trajectory_only off), else the judge's score at or above the threshold."""
+    if isinstance(tests, bool):
+        return tests
+    return score is not None and score >= pass_threshold
 PROGRAMS = "programs.json"  # per task, where the probe ran: {"installed": [...], "missing": [...]}
 
 
@@ -86,6 +101,9 @@ def _observations(root: Path, items: list[ObservedItem], instructions: dict[str,
                                              encoding="utf-8")
         if item.programs is not None:
             (folder / PROGRAMS).write_text(json.dumps(item.programs), encoding="utf-8")
+        if item.worked is not None:
+            (folder / WORKED).write_text(json.dumps({"category": item.category, "commands": item.worked}, indent=1),
+                                         encoding="utf-8")
         if labels is not None and item.task in labels:
             (folder / TESTS).write_text(json.dumps({"passed": labels[item.task]}), encoding="utf-8")
     if programs := sentence([p for p in (Programs.from_dict(item.programs) for item in items) if p]):

@@ -16,7 +16,8 @@ from adaptive_skill.files import read_json
 from adaptive_skill.llm.accounting import read_journal
 from adaptive_skill.runs import RunDir
 
-PHASES = ("solve", "observe", "evolve", "gate", "commit", "converge")
+PHASES = ("solve", "observe", "evolve", "gate", "commit", "converge")  # a finished cycle has all of these
+OPTIONAL_PHASES = ("explore", "propose")  # and these when the config asked for them
 
 
 @dataclass
@@ -82,7 +83,7 @@ def _cycles(root: Path, events: list[dict[str, Any]]) -> list[Cycle]:
     for n in sorted(numbers):
         folder = root / "cycles" / f"{n:03d}"
         phases = {}
-        for phase in PHASES:
+        for phase in (*PHASES, *OPTIONAL_PHASES):
             data = read_json(folder / f"{phase}.json", None)
             if isinstance(data, dict):
                 phases[phase] = data

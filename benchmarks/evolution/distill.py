@@ -28,15 +28,10 @@ directories with the same settings (the seed's holdout rounds are then reused, n
 from __future__ import annotations
 
 import argparse
-import re
-import shlex
 import shutil
 import sys
 import tempfile
-from collections import defaultdict
 from pathlib import Path
-
-import yaml
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -45,107 +40,33 @@ import run as curve  # noqa: E402  (sets sys.path for the package too)
 from curve_stats import paired_difference, pass_rate  # noqa: E402
 
 from adaptive_skill.errors import UserError  # noqa: E402
+from adaptive_skill.evolve.distill import (  # noqa: E402
+    BODY_CHARS,
+    Entry,
+    Passed,
+    first_sentence,
+    plan_skills,
+    write_skill,
+)
 from adaptive_skill.files import write_json_atomic  # noqa: E402
-from adaptive_skill.trajectory.failures import step_failure  # noqa: E402
-from adaptive_skill.trajectory.load import load_view  # noqa: E402
-
-# Commands that only look (without a redirection they change nothing and teach nothing)
-LOOKS = {"ls", "cat", "pwd", "head", "tail", "stat", "file", "tree", "which", "type", "whoami", "id", "env",
-         "printenv", "echo", "less", "more", "du", "df", "true", "wc", "find", "grep", "sqlite3", "git"}
-_PLAIN_LOOK = re.compile(r"^\s*(?:cd\s+\S+\s*&&\s*)?(\S+)")
-COMMAND_CHARS = 220
-COMMANDS_PER_TASK = 3
-INSTRUCTION_CHARS = 110
-BODY_CHARS = 1400  # within the 300-token skill placed in the prompt, and skills.py's 2000
-
-
-def worked_commands(trajectory_path: Path) -> list[str]:
-    """The commands of an attempt that changed something and did not fail, in order, at most three."""
-    try:
-        steps = load_view(trajectory_path).steps
-    except (ValueError, OSError):
-        return []
-    kept = []
-    for step in steps:
-        command = one_line(step.argument or "")
-        if step.tool != "bash" or not command or step_failure(step) is not None or step.exit_code not in (0, None):
-            continue
-        first = _PLAIN_LOOK.match(command)
-        program = first.group(1) if first else ""
-        looks = program in LOOKS and ">" not in command and not re.search(
-            r"\bgit\s+(?:init|add|commit|tag|checkout|branch|config|reset|rm|mv|switch|restore|stash)\b"
-            r"|\bsqlite3\b.*(?:-csv|\.mode|\.output|insert|update|delete|create)"
-            r"|\bfind\b.*\s-(?:delete|exec)\b", command, re.I)
-        if looks or len(command) > COMMAND_CHARS or command in kept:
-            continue
-        kept.append(command)
-    return kept[-COMMANDS_PER_TASK:]
-
-
-def one_line(command: str) -> str:
-    """A shell command as one line that means the same: its lines joined with "; " (a trailing
-    backslash joins with a space); "" for what cannot be (a here-document, a quote open across lines)."""
-    if "<<" in command:
-        return ""
-    parts: list[str] = []
-    for line in command.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            shlex.split(line.removesuffix("\\"))
-        except ValueError:  # a quote left open: the line goes on inside a string
-            return ""
-        if parts and parts[-1].endswith("\\"):
-            parts[-1] = parts[-1][:-1].rstrip() + " " + line
-        else:
-            parts.append(line)
-    return " ".join("; ".join(parts).split())
-
-
-def _first_sentence(text: str) -> str:
-    text = " ".join(text.split())
-    cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    return cut[:INSTRUCTION_CHARS].rstrip()
+from adaptive_skill.trajectory.worked import worked_commands  # noqa: E402
 
 
 def distill(passed: list[tuple[str, str, str, list[str]]], seed_workspace: Path, out: Path,
             max_skills: int) -> dict[str, list[str]]:
-    """A workspace at `out`: the seed's prompts and memory, and one skill per category of the passed
-    (task, category, instruction, commands), the categories with the most passed tasks first."""
-    groups: dict[str, list[tuple[str, str, list[str]]]] = defaultdict(list)
-    for task, category, instruction, commands in passed:
-        if commands:
-            groups[category or "other"].append((task, instruction, commands))
-    ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:max_skills]
+    """A workspace at `out`: the seed's prompts and memory, and the skills the distilling evolver
+    (adaptive_skill/evolve/distill.py) writes from the passed (task, category, instruction, commands)
+    into an empty library: one per category, the categories with the most passed tasks first."""
+    found = [Passed(task, category or "uncategorized", Entry(first_sentence(instruction), commands[-3:], task), False)
+             for task, category, instruction, commands in passed if commands and first_sentence(instruction)]
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(seed_workspace, out, ignore=shutil.ignore_patterns("skills"))
     (out / "skills").mkdir()
-    written: dict[str, list[str]] = {}
-    for category, items in ranked:
-        name = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") + "-worked-commands"
-        lines, used, tasks, described = [], 0, [], []
-        for task, instruction, commands in items:
-            entry = f"{len(lines) + 1}. {_first_sentence(instruction)}\n" + "\n".join(f"   `{c}`" for c in commands)
-            if used + len(entry) > BODY_CHARS:
-                continue
-            lines.append(entry)
-            used += len(entry) + 1
-            tasks.append(task)
-            described.append(_first_sentence(instruction).rstrip("."))
-        if not lines:
-            continue
-        description = (f"Use for {category} tasks like these: " + "; ".join(described))[:1000]
-        body = ("## Steps\nCommands that did tasks of this kind (the paths are those tasks'; use your task's "
-                "paths):\n" + "\n".join(lines) +
-                "\n\n## Verification\n- `cat` or `ls -l` the result the instruction names.\n")
-        folder = out / "skills" / name
-        folder.mkdir()
-        front = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, width=100)
-        (folder / "SKILL.md").write_text(f"---\n{front}---\n\n{body}")
-        written[name] = tasks
-    return written
+    plan = plan_skills(out, found, max_skills, BODY_CHARS)
+    for name, entries in plan.skills.items():
+        write_skill(out / "skills" / name, name, plan.categories[name], entries)
+    return plan.new
 
 
 def _outcomes(results) -> dict:

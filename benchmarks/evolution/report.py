@@ -15,6 +15,8 @@ def _interval(d: dict) -> str:
 
 
 def _share(d: dict) -> str:
+    if d.get("note"):
+        return f"– ({d['note']})"
     if d.get("share") is None:
         return "– (no headroom)"
     low = "–" if d.get("low") is None else f"{d['low']:.2f}"
@@ -30,7 +32,7 @@ def markdown(results: dict) -> str:
              "| workspace | cycle | pass rate [95% CI] | vs seed [95% CI] | headroom share [95% CI] | attempts "
              "| wall s | tokens (prompt+completion) |",
              "|---|---:|---|---|---|---:|---:|---:|"]
-    for row in results["curve"] + [results["expert"]]:
+    for row in results["curve"] + ([results["expert"]] if results["expert"] else []):
         cycle = "" if row["cycle"] is None else str(row["cycle"])
         lines.append(f"| {row['label']} | {cycle} | {_interval(row['pass_rate'])} | {_interval(row['vs_seed'])} "
                      f"| {_share(row['headroom_share'])} | {row['attempts']} | {row['wall_sec']} "
@@ -71,6 +73,8 @@ def plot(results: dict, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.errorbar(xs, means, yerr=[lows, highs], marker="o", capsize=4, label="accepted tags (evo-N)")
     for row, color in ((results["seed"], "grey"), (results["expert"], "green")):
+        if row is None:  # --no-expert
+            continue
         rate = row["pass_rate"]
         if rate["mean"] is not None:
             ax.axhline(rate["mean"], color=color, linestyle="--", label=f"{row['label']}")

@@ -74,8 +74,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--temperature", type=float, default=0.3,
                    help="sampling temperature of the evaluation and gate rounds (default 0.3; must be > 0, "
                         "or the seeded repeats of the embedded model are identical)")
-    p.add_argument("--evolver", choices=["structured", "single", "team"], default="structured",
-                   help="evolver.mode (default structured: one schema-bound skill per cycle, for small models)")
+    p.add_argument("--evolver", choices=["structured", "single", "team", "distill"], default="structured",
+                   help="evolver.mode (default structured: one schema-bound skill per cycle, for small models; "
+                        "distill: the batch's passed attempts' worked commands, no model)")
+    p.add_argument("--no-expert", action="store_true",
+                   help="do not evaluate the expert workspace (its 80 attempts, ~40 min): no headroom in the "
+                        "results; for a run whose settings an earlier run measured the expert at")
+    p.add_argument("--batch-size", type=int, default=None, metavar="N",
+                   help="train tasks a cycle solves (default 4; --quick 2)")
+    p.add_argument("--explore", type=int, default=None, metavar="N",
+                   help="explore.passes: each cycle, up to N more attempts of the batch's failed tasks at "
+                        "--explore-temperature until one passes (the judge's pass; default 0)")
+    p.add_argument("--explore-temperature", type=float, default=1.0, metavar="T",
+                   help="explore.temperature (default 1.0)")
     p.add_argument("--seed", type=int, default=0, help="run seed: holdout split, sampling seeds, bootstrap")
     p.add_argument("--gate-rounds", type=int, default=None,
                    help="holdout rounds of every gate decision (default 2; --quick 1): the sequential rule cut "
@@ -118,7 +129,10 @@ def settings(args: argparse.Namespace) -> dict:
             # only when set: the directories of earlier runs keep their settings and resume
             **({"check_before_submit": True} if args.check_before_submit else {}),
             **({"show_before_submit": True} if args.show_before_submit else {}),
-            **({"evolver_samples": args.evolver_samples} if args.evolver_samples else {})}
+            **({"evolver_samples": args.evolver_samples} if args.evolver_samples else {}),
+            **({"batch_size": args.batch_size} if args.batch_size else {}),
+            **({"expert": False} if args.no_expert else {}),
+            **({"explore": args.explore, "explore_temperature": args.explore_temperature} if args.explore else {})}
 
 
 def build_config(s: dict, out: Path) -> EvolveConfig:
@@ -135,7 +149,7 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
     roles = {"agent": agent, "judge": {"model": model, "max_tokens": 1024}, "evolver": evolver,
              "proposer": {"model": model, "max_tokens": 512, "temperature": 0.7}, "embedder": {"model": "lexical"}}
     return EvolveConfig.model_validate({
-        "max_skills": 5, "batch_size": 2 if quick else 4, "holdout_ratio": s["holdout_ratio"],
+        "max_skills": 5, "batch_size": s.get("batch_size", 2 if quick else 4), "holdout_ratio": s["holdout_ratio"],
         "max_cycles": s["cycles"],
         "seed": s["seed"], "workers": 1, "trajectory_only": not s["labels"],
         "skill_in_prompt_tokens": s["skill_in_prompt"],
@@ -143,7 +157,8 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
         "models": roles, "limits": {"max_steps": s["max_steps"]},
         "gating": {"min_rounds": gate_rounds, "max_rounds": gate_rounds,
                    "temperature": s["temperature"], "judge_check": s["judge_check"]},
-        "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6, "samples": samples}})
+        "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6, "samples": samples},
+        "explore": {"passes": s.get("explore", 0), "temperature": s.get("explore_temperature", 1.0)}})
 
 
 def check_model(model: str) -> None:
@@ -256,7 +271,8 @@ class Bench:
                 self.part(f"tag:{tag}", lambda tag=tag, ws=tag_ws: self.evaluate(f"(c) {tag}", ws))
             # The reference last: the curve (seed, cycles, tags) is what the run is for, and is
             # complete on disk before the expert's 80 attempts start.
-            self.part("expert", lambda: self.evaluate("(b) expert", EXPERT_WORKSPACE))
+            if self.s.get("expert", True):
+                self.part("expert", lambda: self.evaluate("(b) expert", EXPERT_WORKSPACE))
         results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.s)
         write_json_atomic(self.out / "results.json", results)
         from report import write_report
@@ -271,7 +287,9 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
 
     journal = read_journal(run_dir / "costs.jsonl") if (run_dir / "costs.jsonl").exists() else []
     parts = state["parts"]
-    seed_scores, expert_scores = parts["seed"]["scores"], parts["expert"]["scores"]
+    seed_scores = parts["seed"]["scores"]
+    expert_scores = parts["expert"]["scores"] if "expert" in parts else None  # --no-expert: no headroom
+    unmeasured = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
     seed = s["seed"]
 
     def cost(record: dict) -> dict:
@@ -285,7 +303,8 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
         scores = parts[key]["scores"]
         out = {"label": label, "cycle": cycle, "pass_rate": pass_rate(scores, seed=seed).to_dict(),
                "vs_seed": paired_difference(scores, seed_scores, seed=seed).to_dict(),
-               "headroom_share": headroom_share(scores, seed_scores, expert_scores, seed=seed),
+               "headroom_share": unmeasured if expert_scores is None else
+               headroom_share(scores, seed_scores, expert_scores, seed=seed),
                "attempts": sum(len(v) for v in scores.values()), **cost(parts[key]), "scores": scores}
         return out
 
@@ -296,7 +315,8 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
     return {"settings": s, "holdout": [t.id for t in engine.holdout], "run": str(run_dir),
             "bootstrap": {"unit": "task (paired; repeats averaged within a task)", "resamples": 2000,
                           "level": 0.95, "seed": seed},
-            "seed": curve[0], "expert": row("expert", "expert", None), "curve": curve, "cycles": cycles,
+            "seed": curve[0], "expert": None if expert_scores is None else row("expert", "expert", None),
+            "curve": curve, "cycles": cycles,
             "evolve": {"status": parts["evolve"]["status"], "accepted": tags, **cost(parts["evolve"])}}
 
 
@@ -351,6 +371,10 @@ def start(args: argparse.Namespace) -> None:
         raise UserError("--skill-in-prompt must be 0 (off) or a number of tokens")
     if not 0 < s["temperature"] <= 2:
         raise UserError("--temperature must be above 0 (at 0 the repeats are identical) and at most 2")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise UserError("--batch-size must be at least 1")
+    if not 0 <= (args.explore or 0) <= 10 or not 0 < args.explore_temperature <= 2:
+        raise UserError("--explore must be 0 to 10 and --explore-temperature above 0 and at most 2")
     check_model(s["model"])
     Bench(args.out.resolve(), s).run()
 

@@ -1,0 +1,290 @@
+"""The distilling evolver (evolver.mode: distill): the agent's own passed attempts as skills; no model.
+
+The 1.5B evolver knows no fix it has not been shown (docs/llm.md), but the agent, sampling, sometimes
+does the right thing. This evolver writes what the passed attempts of the batch did: for each task
+that passed (the judge's score at or above judge.pass_threshold; its tests' result instead with
+trajectory_only off), its worked commands (trajectory/worked.py; observations/<task>/worked.json,
+or explored.json for a task only a hotter attempt passed, the explore phase) go into a skill of its
+category, `<category>-worked-commands`, as a numbered entry: the first sentence of the task's
+instruction and the commands. Entries already there are kept, the oldest dropped when the body is
+full; a category without a skill gets one while the budget (max_skills) has room, the categories
+with most passed tasks first. Skills this evolver did not write are never touched.
+
+The judge's passes include wrong ones: nothing here decides whether an entry helps; the gate does.
+A distilled entry names its own task's paths by design (its steps say so), so the rules' check for a
+failed task's files does not apply; a command that failed anywhere in the record is still dropped,
+and everything else goes through the rules step every evolver shares. The record of what was read
+and written is `distill.json` in the evolve directory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from adaptive_skill.config import EvolveConfig
+from adaptive_skill.evolve.digest import read_bounded, read_digest
+from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.outcome import Changes, EvolveOutcome
+from adaptive_skill.evolve.relevance import Failures, fold, installs
+from adaptive_skill.evolve.rules import skill_names
+from adaptive_skill.files import write_json_atomic
+from adaptive_skill.observe.observations import EXPLORED, TESTS, WORKED, passed
+from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, parse_skill_text
+
+RECORD = "distill.json"
+SUFFIX = "-worked-commands"
+INSTRUCTION_CHARS = 110
+COMMAND_CHARS = 220
+BODY_CHARS = 1400  # within the 300-token skill placed in the prompt (skill_in_prompt_tokens) and skills.py's 2000
+DESCRIPTION_CHARS = 1000
+INTRO = "Commands that did tasks of this kind (the paths are those tasks'; use your task's paths):"
+CHECK = "- `cat` or `ls -l` the result the instruction names."
+_ENTRY = re.compile(r"^\d+\. (\S.*)$")
+_COMMAND = re.compile(r"^ {3}`([^`]+)`$")
+_PRINTABLE = re.compile(r"[^\x20-\x7e\u00a0-\uffff]")
+
+
+@dataclass
+class Entry:
+    """One passed task in a skill: its instruction's first sentence and its worked commands."""
+
+    sentence: str
+    commands: list[str]
+    task: str = ""  # "" for an entry read back from a skill
+
+    def text(self, number: int) -> str:
+        return f"{number}. {self.sentence}\n" + "\n".join(f"   `{c}`" for c in self.commands)
+
+
+@dataclass
+class Passed:
+    task: str
+    category: str
+    entry: Entry
+    explored: bool  # only a hotter attempt (the explore phase) passed it
+
+
+@dataclass
+class Plan:
+    """What one evolve call writes: per skill, its entries (kept and new)."""
+
+    skills: dict[str, list[Entry]] = field(default_factory=dict)
+    categories: dict[str, str] = field(default_factory=dict)  # skill -> the category its description names
+    new: dict[str, list[str]] = field(default_factory=dict)  # skill -> tasks added
+    left: dict[str, str] = field(default_factory=dict)  # task -> why it was not written
+
+
+class DistillEvolver:
+    def __init__(self, config: EvolveConfig):
+        self.config = config
+
+    def evolve(self, workspace: Path, observations: Path, out_dir: Path, *, history: list[str] | None = None,
+               drafts: Path | None = None, task_id: str = "evolve") -> EvolveOutcome:
+        """`history` and `drafts` are not read: what is written is what passed, nothing else."""
+        out_dir.mkdir(parents=True, exist_ok=True)
+        c = self.config
+        outcome = EvolveOutcome(changes=Changes(), status="no change", trajectories=[])
+        record: dict[str, Any] = {"task_id": task_id, "passed": [], "written": {}, "left": {}}
+        try:
+            if not (c.evolve_skills and not c.prompt_only):
+                outcome.status = "skipped"
+                outcome.summary = "the distilling evolver writes skills, which may not change"
+                return outcome
+            digest = read_digest(observations, pass_threshold=c.judge.pass_threshold)
+            shown = Failures(frozenset(digest.failed_commands), frozenset(), frozenset())
+            found = passed_attempts(observations, c.judge.pass_threshold, shown, network=c.sandbox.allow_network)
+            record["passed"] = [{"task": p.task, "category": p.category, "explored": p.explored,
+                                 "commands": p.entry.commands} for p in found]
+            if not found:
+                outcome.summary = ("no attempt of the batch passed with a command that changed something: "
+                                   "nothing to write")
+                return outcome
+            with tempfile.TemporaryDirectory(prefix="adaptive-skill-distill-") as scratch:
+                before, after = Path(scratch) / "before", Path(scratch) / "after"
+                copy_editable(workspace, before)
+                shutil.copytree(before, after, symlinks=True)
+                plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars))
+                record["left"] = plan.left
+                for name, entries in plan.skills.items():
+                    write_skill(after / "skills" / name, name, plan.categories[name], entries)
+
+                def no_repair(_violations) -> None:  # nothing to ask: what breaks a rule is reverted
+                    return None
+
+                enforce_rules(before, after, c, outcome, no_repair, failures=shown)
+                settle(before, after, c, outcome, failures=shown)
+                apply_editable(after, workspace)
+            kept = {name: tasks for name, tasks in plan.new.items()
+                    if f"skills/{name}" not in {p for v in outcome.reverted for p in v.paths}}
+            record["written"] = kept
+            outcome.status = "submitted" if outcome.mutated else "no change"
+            added = "; ".join(f"{name}: {', '.join(tasks)}" for name, tasks in kept.items())
+            outcome.summary = (f"distilled the worked commands of {sum(map(len, kept.values()))} passed task(s) "
+                               f"({added})" if outcome.mutated else
+                               "the passed attempts' commands are in the skills already, or broke a rule")
+            return outcome
+        finally:
+            record["status"], record["summary"] = outcome.status, outcome.summary
+            write_json_atomic(out_dir / RECORD, record)
+
+
+def passed_attempts(observations: Path, pass_threshold: float, failures: Failures, *,
+                    network: bool = False) -> list[Passed]:
+    """The batch's tasks that passed, each with its first passing attempt's worked commands (the
+    batch's own, else the explore phase's), in task order; a task whose commands are all dropped
+    (too long, a backtick, a command that failed in the record, an install without a network) is
+    left out."""
+    if observations.is_symlink() or not observations.is_dir():
+        return []
+    found = []
+    for folder in sorted(p for p in observations.iterdir() if p.is_dir() and not p.is_symlink()):
+        worked = _json(folder / WORKED)
+        verdict = _json(folder / "verdict.json")
+        score = verdict.get("score")
+        score = float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
+        tests = _json(folder / TESTS).get("passed")
+        commands, explored = None, False
+        if passed(score, tests if isinstance(tests, bool) else None, pass_threshold):
+            commands = worked.get("commands")
+        else:
+            attempts = _json_list(folder / EXPLORED)
+            hit = next((a for a in attempts if isinstance(a, dict) and a.get("passed") is True), None)
+            commands, explored = (hit.get("commands"), True) if hit else (None, False)
+        kept = [c for c in (commands if isinstance(commands, list) else [])
+                if isinstance(c, str) and _usable(c) and fold(c) not in failures.commands
+                and (network or not installs([c]))]
+        sentence = first_sentence(read_bounded(folder / "instruction.md"))
+        if not kept or not sentence:
+            continue
+        category = worked.get("category") if isinstance(worked.get("category"), str) else ""
+        found.append(Passed(folder.name, category or "uncategorized", Entry(sentence, kept[-3:], folder.name),
+                            explored))
+    return found
+
+
+def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: int) -> Plan:
+    """Per category skill its entries: those it has (read back from its SKILL.md) and the new ones,
+    the oldest dropped while the body would be over `body_chars`. A category without a skill gets
+    one while there is room under `max_skills`, the categories with most passed tasks first."""
+    plan = Plan()
+    by_category: dict[str, list[Passed]] = defaultdict(list)
+    for item in found:
+        by_category[item.category].append(item)
+    existing = skill_names(before)
+    free = max(0, max_skills - len(existing))
+    for category, items in sorted(by_category.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        name = skill_name(category)
+        if name is None:
+            for item in items:
+                plan.left[item.task] = f"its category {category[:40]!r} gives no valid skill name"
+            continue
+        if name in existing:
+            entries = read_entries(before / "skills" / name / "SKILL.md")
+        elif free > 0:
+            free -= 1
+            entries = []
+        else:
+            for item in items:
+                plan.left[item.task] = f"no room for a skill {name}: {max_skills} skills already"
+            continue
+        known = {e.sentence for e in entries}
+        added = []
+        for item in items:
+            if item.entry.sentence in known:
+                plan.left[item.task] = f"{name} has an entry for this instruction already"
+                continue
+            entries.append(item.entry)
+            known.add(item.entry.sentence)
+            added.append(item.task)
+        while entries and len(body(entries)) > body_chars:
+            dropped = entries.pop(0)
+            if dropped.task in added:
+                added.remove(dropped.task)
+                plan.left[dropped.task] = f"{name} is full"
+        if added:
+            plan.skills[name], plan.new[name], plan.categories[name] = entries, added, _clean(category)[:40]
+    return plan
+
+
+def skill_name(category: str) -> str | None:
+    name = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")[:40].strip("-") + SUFFIX
+    return name if NAME_PATTERN.match(name) else None
+
+
+def body(entries: list[Entry]) -> str:
+    lines = "\n".join(entry.text(number) for number, entry in enumerate(entries, 1))
+    return f"## Steps\n{INTRO}\n{lines}\n\n## Verification\n{CHECK}\n"
+
+
+def write_skill(folder: Path, name: str, category: str, entries: list[Entry]) -> None:
+    """skills/<name>/SKILL.md: its description the entries' sentences (what the best-matching skill in
+    the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries."""
+    described = "; ".join(e.sentence.rstrip(".") for e in entries)
+    description = f"Use for {category} tasks like these: {described}"[:DESCRIPTION_CHARS]
+    front = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, allow_unicode=True,
+                           width=float("inf"))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(f"---\n{front}---\n\n{body(entries)}", encoding="utf-8")
+
+
+def read_entries(path: Path) -> list[Entry]:
+    """The numbered entries of a skill this evolver wrote; lines of any other shape are not entries."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return []
+        _, text = parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SkillFormatError):
+        return []
+    entries: list[Entry] = []
+    for line in text.splitlines():
+        if (entry := _ENTRY.match(line)) and _clean(entry.group(1)) == entry.group(1):
+            entries.append(Entry(entry.group(1)[:INSTRUCTION_CHARS], []))
+        elif (command := _COMMAND.match(line)) and entries and _usable(command.group(1)) \
+                and len(entries[-1].commands) < 3:
+            entries[-1].commands.append(command.group(1))
+    return [e for e in entries if e.commands]
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of an instruction, on one printable line, at most INSTRUCTION_CHARS."""
+    text = _clean(text)
+    cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    return cut[:INSTRUCTION_CHARS].rstrip()
+
+
+def _clean(text: str) -> str:
+    return " ".join(_PRINTABLE.sub(" ", text).split())
+
+
+def _usable(command: str) -> bool:
+    """A command fit for a code span on one line: printable, no backtick, bounded."""
+    return bool(command) and len(command) <= COMMAND_CHARS and "`" not in command and _clean(command) == command
+
+
+def _json(path: Path) -> dict[str, Any]:
+    data = _load(path)
+    return data if isinstance(data, dict) else {}
+
+
+def _json_list(path: Path) -> list[Any]:
+    data = _load(path)
+    return data if isinstance(data, list) else []
+
+
+def _load(path: Path) -> Any:
+    """Host-written JSON, read without following a link; None when absent or unreadable."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        return json.loads(read_bounded(path, 200_000))
+    except (OSError, ValueError, RecursionError):
+        return None
