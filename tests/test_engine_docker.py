@@ -415,3 +415,8 @@ def test_a_hot_attempts_commands_are_distilled_into_a_skill_the_gate_accepts(tmp
     assert gate["accepted"] and gate["statistic"]["delta"] == 1.0
     assert [t.name for t in WorkspaceRepo.open(run / "workspace").tags()] == ["evo-0", "evo-1"]
     assert any("cycle 1 explore: 2 of 2 unpassed task(s) passed at temperature 1" in line for line in logged)
+    from adaptive_skill.report import build, render_html, render_markdown
+
+    report = build(run)
+    said = f"explore: 2 of 2 unpassed task(s) passed at temperature 1 (2 attempt(s)): {', '.join(batch)}"
+    assert said in render_markdown(report) and said in render_html(report)

@@ -139,6 +139,17 @@ def test_skill_use_and_holdout_calibration_reach_both_renderings(tmp_path):
     assert "| zip-install |" in markdown
 
 
+def test_the_explore_phase_in_words_and_nothing_for_a_torn_record():
+    from adaptive_skill.report.cycles import explored
+
+    record = {"tasks": ["a", "b", "c"], "attempts": [
+        {"task": "a", "attempt": 1, "temperature": 1.0, "passed": False},
+        {"task": "a", "attempt": 2, "temperature": 1.0, "passed": True},
+        {"task": "b", "attempt": 1, "temperature": 1.0, "passed": False}, "junk"]}
+    assert explored(record) == "explore: 1 of 3 unpassed task(s) passed at temperature 1 (3 attempt(s)): a"
+    assert explored({}) == explored({"tasks": "x", "attempts": []}) == explored(None) == ""
+
+
 def test_an_older_run_without_pairs_or_skills_has_neither_section(tmp_path):
     run = skill_use_run(tmp_path)
     (run / "cycles" / "001" / "gate.json").write_text(json.dumps({  # as written before the pairs were kept

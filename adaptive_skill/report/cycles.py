@@ -40,6 +40,7 @@ class CycleRow:
     calibration: dict[str, Any] | None = None
     diff: str = ""
     diff_between: tuple[str, str] | None = None  # labels of the two compared commits
+    explored: str = ""  # the explore phase, when it ran: "2 of 21 passed hot (1.0)"
 
     @property
     def complete(self) -> bool:
@@ -95,6 +96,7 @@ def rows(run: Run, repo: RunRepo, costs: dict[int, dict[str, dict[str, float]]])
                        llr=(gate.get("statistic") or {}).get("llr"), verdict=gate.get("verdict"),
                        judge_check=gate.get("judge_check"), tag=commit.get("tag"), egl=converge.get("egl"),
                        costs=costs.get(cycle.n, {}), calibration=observe.get("calibration"))
+        row.explored = explored(cycle.get("explore"))
         if gate.get("gated"):
             holdout = gate.get("mutated_mean") if gate.get("accepted") else gate.get("baseline_mean")
             holdout = to_ten(gate, holdout)
@@ -109,6 +111,20 @@ def rows(run: Run, repo: RunRepo, costs: dict[int, dict[str, dict[str, float]]])
             row.skills = repo.skill_count(accepted_commit)
         found.append(row)
     return found
+
+
+def explored(explore: dict) -> str:
+    """The explore phase of a cycle in words: how many of the tasks it re-attempted one of its
+    attempts passed, at which temperature, in how many attempts; "" when it did not run."""
+    attempts = explore.get("attempts") if isinstance(explore, dict) else None
+    if not isinstance(attempts, list) or not isinstance(explore.get("tasks"), list):
+        return ""
+    attempts = [a for a in attempts if isinstance(a, dict)]
+    found = sorted({str(a.get("task")) for a in attempts if a.get("passed") is True})
+    temperatures = sorted({a.get("temperature") for a in attempts if isinstance(a.get("temperature"), int | float)})
+    hot = f" at temperature {', '.join(f'{t:g}' for t in temperatures)}" if temperatures else ""
+    return (f"explore: {len(found)} of {len(explore['tasks'])} unpassed task(s) passed{hot} "
+            f"({len(attempts)} attempt(s))" + (f": {', '.join(found)}" if found else ""))
 
 
 def to_ten(gate: dict, score: float | None) -> float | None:

@@ -23,8 +23,9 @@ def render_markdown(report: Report) -> str:
     for row in report.rows:
         change = "; ".join(f"{verb} {', '.join(names)}" for verb, names in
                            (("created", row.created), ("changed", row.modified), ("deleted", row.deleted)) if names)
+        change = change or ("none" if row.mutated is False else "")
         lines.append(_row([str(row.n) + ("" if row.complete else " (in progress)"), _n(row.batch_score),
-                           change or ("none" if row.mutated is False else ""),
+                           "; ".join(part for part in (change, row.explored) if part),
                            f"{_n(row.mutated_mean)} / {_n(row.baseline_mean)}", _n(row.delta), row.gate_summary,
                            row.decision + (f": {row.reason}" if row.reason else ""), row.judge_agreement,
                            "" if row.skills is None else str(row.skills), _n(row.egl),
