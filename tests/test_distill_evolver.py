@@ -202,3 +202,16 @@ def test_an_explored_file_of_the_wrong_shape_is_ignored(tmp_path):
     (obs / "c" / "explored.json").write_text("[" * 100_000)
     outcome, record = _evolve(tmp_path, ws, obs)
     assert record["passed"] == [] and not outcome.mutated
+
+
+def test_a_skill_of_its_name_that_it_did_not_write_is_left_alone(tmp_path):
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    mine = ws / "skills" / "git-worked-commands"
+    mine.mkdir()
+    text = "---\nname: git-worked-commands\ndescription: Use when a person wrote this.\n---\n\n## Steps\n1. Mine.\n" \
+           "   `git status > /app/s`\n\n## Verification\n- ok\n"
+    (mine / "SKILL.md").write_text(text)
+    _task(obs, "g", instruction="Commit in /app/repo.", score=9, commands=["git -C /app/repo commit -am x"])
+    outcome, record = _evolve(tmp_path, ws, obs)
+    assert not outcome.mutated and (mine / "SKILL.md").read_text() == text
+    assert record["left"] == {"g": "a skill git-worked-commands exists that this evolver did not write"}

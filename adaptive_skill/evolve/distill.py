@@ -20,6 +20,7 @@ and written is `distill.json` in the evolve directory.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -187,6 +188,10 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
             for item in items:
                 plan.left[item.task] = f"its category {category[:40]!r} gives no valid skill name"
             continue
+        if name in existing and not written_here(before / "skills" / name / "SKILL.md"):
+            for item in items:
+                plan.left[item.task] = f"a skill {name} exists that this evolver did not write"
+            continue
         if name in existing:
             entries = read_entries(before / "skills" / name / "SKILL.md")
         elif free > 0:
@@ -234,6 +239,20 @@ def write_skill(folder: Path, name: str, category: str, entries: list[Entry]) ->
                            width=float("inf"))
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "SKILL.md").write_text(f"---\n{front}---\n\n{body(entries)}", encoding="utf-8")
+
+
+def written_here(path: Path) -> bool:
+    """Whether a SKILL.md has the body this evolver writes (its steps open with INTRO), or is missing
+    from its folder (nothing there to keep)."""
+    try:
+        if not os.path.lexists(path):
+            return True
+        if path.is_symlink() or not path.is_file():
+            return False
+        _, text = parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SkillFormatError):
+        return False
+    return text.lstrip("\n").startswith(f"## Steps\n{INTRO}\n")
 
 
 def read_entries(path: Path) -> list[Entry]:
