@@ -92,3 +92,29 @@ def test_with_the_lexical_embedder_words_decide_and_the_kinds_skill_is_placed(tm
     probe = subprocess.run([sys.executable, str(REPO / "benchmarks" / "evolution" / "inline_probe.py")],
                            capture_output=True, text=True, cwd=REPO, timeout=300)
     assert probe.returncode == 0 and "right skill placed for 72 of 80 tasks" in probe.stdout
+
+
+def test_a_best_skill_too_long_for_the_budget_is_cut_not_replaced_by_another_kind(tmp_path):
+    """Run 17: the distilled git skill did not fit 300 tokens and the short archives skill was placed
+    for the git tasks instead (37 of 40 holdout tasks got it). Now the git skill's first lines go."""
+    from adaptive_skill.evolve.distill import Entry, write_skill
+
+    skills = tmp_path / "skills"
+    git = [Entry(f"In the git repository `/app/repo{i}`, create the branch `topic-{i}` from `main` and switch "
+                 "to it, keeping the files as they are.", [f"cd /app/repo{i}; git checkout -b topic-{i}",
+                                                           f"cd /app/repo{i}; git branch --show-current > /app/b{i}"])
+           for i in range(6)]
+    write_skill(skills / "git-worked-commands", "git-worked-commands", "git", git)
+    write_skill(skills / "archives-worked-commands", "archives-worked-commands", "archives",
+                [Entry("Extract the archive `/app/pkg.tar.gz` into `/app`.", ["tar -xzf /app/pkg.tar.gz -C /app"])])
+    ws = Workspace(tmp_path)
+    embedder = make_embedder(EmbedderConfig())
+    task = "Create a branch named feature in the git repository /app/repo and switch to it."
+    whole = next(s for s in ws.skills() if s.name == "git-worked-commands")
+    assert estimate_tokens(whole.body) > 300
+    placed = best_skill(ws.skills(), task, budget_tokens=300, embedder=embedder, count_tokens=estimate_tokens)
+    assert placed is not None and placed.name == "git-worked-commands" and placed.tokens <= 300
+    assert placed.body.endswith("(cut to fit; read_skill git-worked-commands for the rest)")
+    assert "`cd /app/repo0; git checkout -b topic-0`" in placed.body and "topic-5" not in placed.body
+    # a budget that holds fewer than two of its lines places nothing, not the other kind's skill
+    assert best_skill(ws.skills(), task, budget_tokens=40, embedder=embedder, count_tokens=estimate_tokens) is None

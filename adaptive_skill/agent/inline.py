@@ -6,9 +6,12 @@ Relevance is between the instruction and the skill's name and description. With 
 cosine, the library's skills as the documents: the lexical embedder's character n-grams of a long
 instruction drowned the few words a description shares with it, and the skill written for the task's
 kind was placed for 18 of 48 terminal-easy tasks against 36 of 48 with words
-(benchmarks/evolution/inline_probe.py, docs/results.md run 7). The best skill whose body fits the token
-budget is placed, if any is relevant at all (above MIN_RELEVANCE for an embedder, any shared word of
-the library's vocabulary for words). Without an embedder, or when it fails, nothing is placed. The
+(benchmarks/evolution/inline_probe.py, docs/results.md run 7). The most relevant skill is placed, if
+any is relevant at all (above MIN_RELEVANCE for an embedder, any shared word of the library's
+vocabulary for words): its whole body when it fits the token budget, else its first lines that fit
+and a line saying it was cut. Before 2026-11-28 the best skill that fitted was placed instead, and
+a long skill gave its place to a short one of another kind: run 17's distilled archives skill was
+placed for 37 of 40 holdout tasks (docs/results.md). Without an embedder, or when it fails, nothing is placed. The
 text goes at the end of the system prompt, after what every task shares, so an embedded model keeps
 its evaluated prefix from one attempt to the next.
 """
@@ -24,6 +27,7 @@ from typing import Any
 
 from adaptive_skill.skills import Skill
 
+MIN_LINES = 2  # a body cut to fit keeps at least this many lines that are not headings, or nothing is placed
 MIN_RELEVANCE = 0.1  # an embedder's cosine; the lexical embedder scored unrelated texts up to about 0.06
 WORD_MIN_RELEVANCE = 1e-9  # words: at least one word of the library's vocabulary in common
 _WORD = re.compile(r"[a-z0-9]+")
@@ -56,14 +60,18 @@ def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, emb
         scores, floor = embedder_relevance(skills, instruction, embedder), MIN_RELEVANCE
     if scores is None:
         return None  # nothing placed; the agent still reads skills with read_skill
-    ranked = sorted(zip(scores, skills, strict=True), key=lambda pair: (-round(pair[0], 4), pair[1].name))
-    for relevance, skill in ranked:
-        if relevance < floor:
+    relevance, skill = min(zip(scores, skills, strict=True), key=lambda pair: (-round(pair[0], 4), pair[1].name))
+    if relevance < floor:
+        return None
+    lines = skill.body.strip().splitlines()
+    for end in range(len(lines), 0, -1):  # the whole body, else its first lines that fit
+        kept = lines[:end]
+        if sum(1 for line in kept if line.strip() and not line.lstrip().startswith("#")) < MIN_LINES:
             return None
-        placed = InlineSkill(skill.name, skill.body, round(relevance, 4), 0)
-        tokens = count_tokens(placed.text())
+        body = "\n".join(kept) + ("" if end == len(lines) else f"\n(cut to fit; read_skill {skill.name} for the rest)")
+        tokens = count_tokens(InlineSkill(skill.name, body, 0.0, 0).text())
         if tokens <= budget_tokens:
-            return InlineSkill(skill.name, skill.body, round(relevance, 4), tokens)
+            return InlineSkill(skill.name, body, round(relevance, 4), tokens)
     return None
 
 
