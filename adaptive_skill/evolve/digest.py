@@ -179,11 +179,17 @@ def _task_folders(root: Path) -> list[Path]:
     return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
 
 
-def _json(path: Path) -> dict[str, Any]:
+def read_host_json(path: Path, limit: int = MAX_FILE_BYTES) -> Any:
+    """A host-written JSON file of the observations, read through read_bounded (no link followed, at
+    most `limit` bytes); None when absent, unreadable or not JSON."""
     try:
-        data = json.loads(read_bounded(path) or "{}")
+        return json.loads(read_bounded(path, limit) or "null")
     except (ValueError, RecursionError):
-        return {}
+        return None
+
+
+def _json(path: Path) -> dict[str, Any]:
+    data = read_host_json(path)
     return data if isinstance(data, dict) else {}
 
 

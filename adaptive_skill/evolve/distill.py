@@ -19,7 +19,6 @@ and written is `distill.json` in the evolve directory.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -32,7 +31,7 @@ from typing import Any
 import yaml
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.evolve.digest import read_bounded, read_digest
+from adaptive_skill.evolve.digest import read_bounded, read_digest, read_host_json
 from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
 from adaptive_skill.evolve.outcome import Changes, EvolveOutcome
 from adaptive_skill.evolve.relevance import Failures, fold, installs
@@ -290,20 +289,10 @@ def _usable(command: str) -> bool:
 
 
 def _json(path: Path) -> dict[str, Any]:
-    data = _load(path)
+    data = read_host_json(path, 200_000)
     return data if isinstance(data, dict) else {}
 
 
 def _json_list(path: Path) -> list[Any]:
-    data = _load(path)
+    data = read_host_json(path, 200_000)
     return data if isinstance(data, list) else []
-
-
-def _load(path: Path) -> Any:
-    """Host-written JSON, read without following a link; None when absent or unreadable."""
-    try:
-        if path.is_symlink() or not path.is_file():
-            return None
-        return json.loads(read_bounded(path, 200_000))
-    except (OSError, ValueError, RecursionError):
-        return None
