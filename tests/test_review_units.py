@@ -304,6 +304,19 @@ def test_a_run_still_going_is_read_only(tmp_path, serve):
     assert len(read_ratings(run)) == 1
 
 
+def test_the_socket_listens_before_its_address_is_printed():
+    """A browser that opens the printed address at once waits in the backlog, never refused while uvicorn
+    starts (a bound socket that is not yet listening refuses connections)."""
+    from adaptive_skill.review.server import _bind
+
+    sock = _bind(0)
+    try:
+        with socket.create_connection(sock.getsockname(), timeout=5):
+            pass
+    finally:
+        sock.close()
+
+
 def test_sign_in_and_bad_command_lines(run, tmp_path, serve):
     server = serve(run)
     client = server.client

@@ -57,4 +57,7 @@ def _bind(port: int) -> socket.socket:
         if exc.errno == errno.EADDRINUSE:
             raise UserError(f"{HOST}:{port} is in use by another program: choose another --port") from None
         raise UserError(f"cannot listen on {HOST}:{port}: {exc.strerror}") from None
+    # Listen before the address is printed: a browser (or a test) that connects at once then waits in the
+    # backlog until uvicorn accepts, instead of being refused while uvicorn is still starting.
+    sock.listen(128)
     return sock
