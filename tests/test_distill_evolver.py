@@ -215,3 +215,58 @@ def test_a_skill_of_its_name_that_it_did_not_write_is_left_alone(tmp_path):
     outcome, record = _evolve(tmp_path, ws, obs)
     assert not outcome.mutated and (mine / "SKILL.md").read_text() == text
     assert record["left"] == {"g": "a skill git-worked-commands exists that this evolver did not write"}
+
+
+def test_an_entry_new_in_a_change_the_gate_rejected_is_not_proposed_again(tmp_path):
+    """The run's rejected candidates (its mutation_rejected events, the commits in the workspace's
+    history): an entry they added is left out when its task passes the same way again; the same task
+    with other commands, a new task, and the entries the accepted library kept are not affected. A
+    rejected commit the repository does not hold refuses nothing; without the run nothing is known."""
+    from adaptive_skill.runs import RunDir
+    from adaptive_skill.versioning import WorkspaceRepo
+
+    ws = _workspace(tmp_path)
+    repo = WorkspaceRepo.init(ws)
+    first = tmp_path / "obs1"
+    _task(first, "a", instruction="Make file A.", score=9, commands=["touch /app/a"], category="files")
+    _evolve(tmp_path, ws, first, name="e1")
+    accepted = repo.snapshot("cycle 1: accepted")
+    second = tmp_path / "obs2"
+    _task(second, "b", instruction="Make file B.", score=9, commands=["touch /app/b"], category="files")
+    _task(second, "c", instruction="Make file C.", score=9, commands=["touch /app/c"], category="files")
+    _evolve(tmp_path, ws, second, name="e2")
+    rejected = repo.snapshot("cycle 2: candidate")
+    repo.rollback(accepted, "cycle 2: roll back")
+    run = RunDir(tmp_path / "run")
+    run.root.mkdir()
+    run.event("mutation_rejected", cycle=2, rejected_commit="0" * 40, reason="damaged")
+    run.event("mutation_rejected", cycle=2, rejected_commit=rejected, reason="worse on holdout")
+
+    third = tmp_path / "obs3"
+    _task(third, "a", instruction="Make file A.", score=9, commands=["touch /app/a"], category="files")
+    _task(third, "b", instruction="Make file B.", score=9, commands=["touch /app/b"], category="files")
+    _task(third, "c", instruction="Make file C.", score=9, commands=["cp /dev/null /app/c"],
+          category="files")
+    _task(third, "d", instruction="Make file D.", score=9, commands=["touch /app/d"], category="files")
+    outcome = DistillEvolver(_config(), run=run).evolve(ws, third, tmp_path / "e3")
+    record = json.loads((tmp_path / "e3" / RECORD).read_text())
+    assert record["written"] == {"files-worked-commands": ["c", "d"]}
+    assert record["left"] == {"a": "files-worked-commands has an entry for this instruction already",
+                              "b": "the same entry was new in a change the gate rejected"}
+    sentences = [e.sentence for e in read_entries(ws / "skills" / "files-worked-commands" / "SKILL.md")]
+    assert outcome.mutated and sentences == ["Make file A.", "Make file C.", "Make file D."]
+
+    repo.rollback(accepted, "reset")
+    _, record = _evolve(tmp_path, ws, third, name="e4")  # no run: nothing is known to be rejected
+    assert record["written"] == {"files-worked-commands": ["b", "c", "d"]}
+
+
+def test_a_long_instruction_is_cut_at_a_whole_word_not_inside_a_path():
+    from adaptive_skill.evolve.distill import INSTRUCTION_CHARS, first_sentence
+
+    path = "/app/releases/" + "r" * 40 + ".tar.gz"
+    sentence = first_sentence(f"Extract the release archive that the team left at {path} into /app/deploy now. "
+                              "Then stop.")
+    assert sentence == "Extract the release archive that the team left at..." and len(sentence) <= INSTRUCTION_CHARS
+    assert first_sentence("Make file A. Then B.") == "Make file A."
+    assert len(first_sentence("x" * 500)) == INSTRUCTION_CHARS  # one word longer than the cap: cut, marked

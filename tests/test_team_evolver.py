@@ -11,8 +11,8 @@ import pytest
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.embed.lexical import LexicalEmbedder
+from adaptive_skill.evolve.library import load_history
 from adaptive_skill.evolve.team import TeamEvolver
-from adaptive_skill.evolve.team.library import load_history
 from adaptive_skill.evolve.team.novelty import NoveltyIndex, skill_essence
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.scripted import ScriptedLLM

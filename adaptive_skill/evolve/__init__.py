@@ -20,14 +20,14 @@ if TYPE_CHECKING:
 def make_evolver(config: EvolveConfig, llm: LLM, *, sandbox_factory: Callable[[], Any], run: RunDir | None = None,
                  accounting: Accounting | None = None, sampler: Callable[[int], LLM] | None = None) -> Evolver:
     """The evolver of `config.evolver.mode`. `sandbox_factory` is called only by the single
-    evolver (the others run no command); `run` is the team's event sink and where the team and the
-    structured evolver find the changes the gate rejected, `accounting` the costs the
+    evolver (the others run no command); `run` is the team's event sink and where the team, the
+    structured and the distilling evolver find the changes the gate rejected, `accounting` the costs the
     team and the structured evolver record, `sampler` the evolver's model at a given sampling seed
     (the structured evolver's further samples, evolver.samples)."""
     if config.evolver.mode == "distill":
         from adaptive_skill.evolve.distill import DistillEvolver
 
-        return DistillEvolver(config)
+        return DistillEvolver(config, run=run)
     if config.evolver.mode == "structured":
         from adaptive_skill.evolve.structured import StructuredEvolver
 

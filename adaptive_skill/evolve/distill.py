@@ -8,7 +8,9 @@ or explored.json for a task only a hotter attempt passed, the explore phase) go 
 category, `<category>-worked-commands`, as a numbered entry: the first sentence of the task's
 instruction and the commands. Entries already there are kept, the oldest dropped when the body is
 full; a category without a skill gets one while the budget (max_skills) has room, the categories
-with most passed tasks first. Skills this evolver did not write are never touched.
+with most passed tasks first. Skills this evolver did not write are never touched. An entry that was
+new in a change the gate rejected earlier in the run (the rejected candidates of evolve/library.py)
+is not proposed again: the same instruction with the same commands.
 
 The judge's passes include wrong ones: nothing here decides whether an entry helps; the gate does.
 A distilled entry names its own task's paths by design (its steps say so), so the rules' check for a
@@ -26,19 +28,23 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import read_bounded, read_digest, read_host_json
 from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.library import current_skills, rejected_commits, rejected_skills
 from adaptive_skill.evolve.outcome import Changes, EvolveOutcome
 from adaptive_skill.evolve.relevance import Failures, fold, installs
 from adaptive_skill.evolve.rules import skill_names
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.observe.observations import EXPLORED, TESTS, WORKED, passed
 from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, parse_skill_text
+
+if TYPE_CHECKING:
+    from adaptive_skill.runs import RunDir
 
 RECORD = "distill.json"
 SUFFIX = "-worked-commands"
@@ -64,6 +70,9 @@ class Entry:
     def text(self, number: int) -> str:
         return f"{number}. {self.sentence}\n" + "\n".join(f"   `{c}`" for c in self.commands)
 
+    def key(self) -> tuple[str, tuple[str, ...]]:
+        return self.sentence, tuple(self.commands)
+
 
 @dataclass
 class Passed:
@@ -84,12 +93,14 @@ class Plan:
 
 
 class DistillEvolver:
-    def __init__(self, config: EvolveConfig):
+    def __init__(self, config: EvolveConfig, *, run: RunDir | None = None):
         self.config = config
+        self.run = run  # where the changes the gate rejected are found (its mutation_rejected events)
 
     def evolve(self, workspace: Path, observations: Path, out_dir: Path, *, history: list[str] | None = None,
                drafts: Path | None = None, task_id: str = "evolve") -> EvolveOutcome:
-        """`history` and `drafts` are not read: what is written is what passed, nothing else."""
+        """`history` and `drafts` are not read: what is written is what passed, and not what the gate
+        rejected before (read from the workspace's git history, `self.run`'s rejected commits)."""
         out_dir.mkdir(parents=True, exist_ok=True)
         c = self.config
         outcome = EvolveOutcome(changes=Changes(), status="no change", trajectories=[])
@@ -112,7 +123,8 @@ class DistillEvolver:
                 before, after = Path(scratch) / "before", Path(scratch) / "after"
                 copy_editable(workspace, before)
                 shutil.copytree(before, after, symlinks=True)
-                plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars))
+                plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars),
+                                   rejected=rejected_entries(workspace, rejected_commits(self.run)))
                 record["left"] = plan.left
                 for name, entries in plan.skills.items():
                     write_skill(after / "skills" / name, name, plan.categories[name], entries)
@@ -171,14 +183,19 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
     return found
 
 
-def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: int) -> Plan:
+def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: int, *,
+                rejected: frozenset[tuple[str, tuple[str, ...]]] = frozenset()) -> Plan:
     """Per category skill its entries: those it has (read back from its SKILL.md) and the new ones,
     the oldest dropped while the body would be over `body_chars`. A category without a skill gets
-    one while there is room under `max_skills`, the categories with most passed tasks first."""
+    one while there is room under `max_skills`, the categories with most passed tasks first. A new
+    entry in `rejected` (Entry.key) is left out."""
     plan = Plan()
     by_category: dict[str, list[Passed]] = defaultdict(list)
     for item in found:
-        by_category[item.category].append(item)
+        if item.entry.key() in rejected:
+            plan.left[item.task] = "the same entry was new in a change the gate rejected"
+        else:
+            by_category[item.category].append(item)
     existing = skill_names(before)
     free = max(0, max_skills - len(existing))
     for category, items in sorted(by_category.items(), key=lambda kv: (-len(kv[1]), kv[0])):
@@ -254,13 +271,30 @@ def written_here(path: Path) -> bool:
     return text.lstrip("\n").startswith(f"## Steps\n{INTRO}\n")
 
 
+def rejected_entries(workspace: Path, commits: list[str]) -> frozenset[tuple[str, tuple[str, ...]]]:
+    """The entries (Entry.key) that were new in a candidate the gate rejected: those of its distilled
+    skills that the accepted library does not hold (a rejected candidate carries the kept entries too)."""
+    if not commits:
+        return frozenset()
+    kept = {e.key() for s in current_skills(workspace) for e in entries_of(s.text)}
+    return frozenset(e.key() for s in rejected_skills(workspace, commits) for e in entries_of(s.text)) - kept
+
+
 def read_entries(path: Path) -> list[Entry]:
     """The numbered entries of a skill this evolver wrote; lines of any other shape are not entries."""
     try:
         if path.is_symlink() or not path.is_file():
             return []
-        _, text = parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, SkillFormatError):
+        return entries_of(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return []
+
+
+def entries_of(skill_md: str) -> list[Entry]:
+    """read_entries over a SKILL.md's text (a version read from git)."""
+    try:
+        _, text = parse_skill_text(skill_md)
+    except SkillFormatError:
         return []
     entries: list[Entry] = []
     for line in text.splitlines():
@@ -273,10 +307,16 @@ def read_entries(path: Path) -> list[Entry]:
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of an instruction, on one printable line, at most INSTRUCTION_CHARS."""
+    """The first sentence of an instruction, on one printable line, at most INSTRUCTION_CHARS: a longer
+    one ends at its last whole word, with "...", never in the middle of a path."""
     text = _clean(text)
     cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    return cut[:INSTRUCTION_CHARS].rstrip()
+    if len(cut) <= INSTRUCTION_CHARS:
+        return cut
+    head = cut[:INSTRUCTION_CHARS - 3]
+    if " " in head and cut[INSTRUCTION_CHARS - 3] != " ":
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip() + "..."
 
 
 def _clean(text: str) -> str:

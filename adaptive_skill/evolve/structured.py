@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field, field_validator
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.evolve.digest import Digest, read_bounded, read_digest
 from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.library import SkillText, rejected_commits, rejected_skills
 from adaptive_skill.evolve.outcome import Changes, EvolveOutcome, Violation
 from adaptive_skill.evolve.prompts import (
     DEMO_REPLY,
@@ -38,7 +39,6 @@ from adaptive_skill.evolve.prompts import (
 )
 from adaptive_skill.evolve.relevance import names_situation, quotes_record, restated_rule, task_specific, unusable_step
 from adaptive_skill.evolve.rules import skill_names
-from adaptive_skill.evolve.team.library import SkillText, load_history, rejected_commits
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import BudgetExceeded, LLMError, StructuredOutputError
@@ -145,7 +145,7 @@ class StructuredEvolver:
             existing = sorted(skill_names(before))
             # Qwen2.5-Coder-1.5B proposed the skill the gate had just rejected again, word for word,
             # although the history in its prompt said so (docs/results.md, run 6)
-            rejected = load_history(workspace, rejected_commits=rejected_commits(self.run)).rejected
+            rejected = rejected_skills(workspace, rejected_commits(self.run))
             library = [(name, _description(before / "skills" / name / "SKILL.md")) for name in existing]
             record.instruction = structured_instruction(skills=library, max_skills=c.max_skills,
                                                         protect_skills=c.protect_skills, digest=digest.text,

@@ -34,11 +34,11 @@ from adaptive_skill.evolve.evolver import (
     settle,
     shown_failures,
 )
+from adaptive_skill.evolve.library import SkillHistory, load_history, record_discarded, rejected_commits
 from adaptive_skill.evolve.outcome import Changes, Violation
 from adaptive_skill.evolve.relevance import Failures
 from adaptive_skill.evolve.team import discussion, ideas, review, writing
 from adaptive_skill.evolve.team.formation import CollaborationMatrix, Formation, form_team
-from adaptive_skill.evolve.team.library import SkillHistory, load_history, record_discarded, rejected_commits
 from adaptive_skill.evolve.team.novelty import NoveltyIndex
 from adaptive_skill.evolve.team.observations import read_observations
 from adaptive_skill.evolve.team.prompts import idea_line, library_text, repair_prompt

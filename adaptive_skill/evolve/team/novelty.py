@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from adaptive_skill.evolve.team.library import SkillHistory, SkillText
+from adaptive_skill.evolve.library import SkillHistory, SkillText
 from adaptive_skill.evolve.team.schemas import Idea
 from adaptive_skill.protocols import Embedder
 from adaptive_skill.skills import SkillFormatError, parse_skill_text

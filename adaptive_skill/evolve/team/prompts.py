@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adaptive_skill.config import TeamMemberConfig
+from adaptive_skill.evolve.library import SkillText
 from adaptive_skill.evolve.prompts import skill_usage
-from adaptive_skill.evolve.team.library import SkillText
 from adaptive_skill.evolve.team.novelty import Figures
 from adaptive_skill.evolve.team.schemas import Idea
 from adaptive_skill.skills import SkillFormatError, parse_skill_text

@@ -63,8 +63,7 @@ def load_history(workspace: Path, *, rejected_commits: list[str] = (), discarded
                 if text not in seen:
                     seen.add(text)
                     history.past.append(SkillText(name, text, f"commit {commit[:10]}"))
-        for sha in rejected_commits:
-            history.rejected += _changed_skills(repo, sha)
+        history.rejected += _rejected(repo, rejected_commits)
     if discarded is not None and discarded.is_file():
         for line in discarded.read_text(encoding="utf-8").splitlines():
             try:
@@ -73,6 +72,20 @@ def load_history(workspace: Path, *, rejected_commits: list[str] = (), discarded
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue  # a torn last line after a crash
     return history
+
+
+def rejected_skills(workspace: Path, commits: list[str]) -> list[SkillText]:
+    """The skills the rejected candidates `commits` created or changed, without walking the history."""
+    try:
+        repo = WorkspaceRepo.open(workspace)
+        repo.head()
+    except (VersioningError, ValueError):
+        return []
+    return _rejected(repo, commits)
+
+
+def _rejected(repo: WorkspaceRepo, commits: list[str]) -> list[SkillText]:
+    return [skill for sha in commits for skill in _changed_skills(repo, sha)]
 
 
 def rejected_commits(run) -> list[str]:
