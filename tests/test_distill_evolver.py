@@ -269,4 +269,11 @@ def test_a_long_instruction_is_cut_at_a_whole_word_not_inside_a_path():
                               "Then stop.")
     assert sentence == "Extract the release archive that the team left at..." and len(sentence) <= INSTRUCTION_CHARS
     assert first_sentence("Make file A. Then B.") == "Make file A."
+    # run 18's git entry, cut inside a path in a code span: the span is not left open
+    tag = ("Create an annotated tag `v1.0` with the message `Release 1.0` on the latest commit of the git "
+           "repository `/app/repo`.")
+    assert first_sentence(tag) == ("Create an annotated tag `v1.0` with the message `Release 1.0` on the latest "
+                                   "commit of the git repository...")
+    spaced = "Write " + "w " * 40 + "`the long message of the release` to the file."
+    assert first_sentence(spaced).count("`") == 0 and first_sentence(spaced).endswith("w...")
     assert len(first_sentence("x" * 500)) == INSTRUCTION_CHARS  # one word longer than the cap: cut, marked

@@ -308,7 +308,7 @@ def entries_of(skill_md: str) -> list[Entry]:
 
 def first_sentence(text: str) -> str:
     """The first sentence of an instruction, on one printable line, at most INSTRUCTION_CHARS: a longer
-    one ends at its last whole word, with "...", never in the middle of a path."""
+    one ends at its last whole word, with "...", never in the middle of a path or a code span."""
     text = _clean(text)
     cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     if len(cut) <= INSTRUCTION_CHARS:
@@ -316,6 +316,8 @@ def first_sentence(text: str) -> str:
     head = cut[:INSTRUCTION_CHARS - 3]
     if " " in head and cut[INSTRUCTION_CHARS - 3] != " ":
         head = head.rsplit(" ", 1)[0]
+    if head.count("`") % 2:  # a code span left open (`Release 1.0` cut between its words): end before it
+        head = head[:head.rindex("`")]
     return head.rstrip() + "..."
 
 
