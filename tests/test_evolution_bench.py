@@ -95,6 +95,29 @@ def test_expert_workspace_passes_skills_check():
     assert len(skills) <= EvolveConfig().max_skills
 
 
+def test_the_shipped_evolved_workspace_checks_exports_and_names_its_origin(tmp_path):
+    """benchmarks/evolution/evolved-workspace: an accepted tag exported as a workspace (lever 8): it
+    passes `skills check`, fits the budget, `skills export` writes its skills as Agent Skills folders,
+    and ORIGIN.md names the run, the tag and the gate's decision."""
+    evolved = BENCH / "evolved-workspace"
+    check = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "check", str(evolved)],
+                           capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert check.returncode == 0, check.stdout + check.stderr
+    from adaptive_skill.config import EvolveConfig
+    from adaptive_skill.workspace import Workspace
+
+    names = sorted(s.name for s in Workspace(evolved).require().skills())
+    assert len(names) <= EvolveConfig().max_skills and "git-worked-commands" in names
+    export = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "export", "-w", str(evolved),
+                             str(tmp_path / "out")], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert export.returncode == 0, export.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == names
+    assert all((tmp_path / "out" / n / "SKILL.md").read_text() == (evolved / "skills" / n / "SKILL.md").read_text()
+               for n in names)
+    origin = (evolved / "ORIGIN.md").read_text()
+    assert "`evo-1` of run 18" in origin and "accepted at LLR +4.36" in origin
+
+
 def test_unknown_embedded_model_is_one_line_exit_2(tmp_path):
     result = _cli("--out", str(tmp_path / "out"), "--model", "local/no-such-model")
     assert result.returncode == 2
