@@ -7,9 +7,16 @@ instead, so a CI machine never passes by silently skipping them.
 from __future__ import annotations
 
 import os
+import signal
 import uuid
 
 import pytest
+
+# A suite started as a background job of a shell without job control (`cmd &` in a script, nohup)
+# inherits SIGINT ignored, and so does every child it starts: the Ctrl+C tests then wait 120 s for a
+# child that never hears the signal. A person's terminal delivers Ctrl+C; so do the tests' children.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Every container a test session creates carries this label, so the session can remove its own
 # leftovers at the end without touching anyone else's (other sessions may run at the same time).
