@@ -48,6 +48,19 @@ def test_worked_commands_keep_what_changed_something_and_did_not_fail(tmp_path):
                                      "find /app/work -name '*.tmp' -exec rm -f {} \\;"]
 
 
+@pytest.mark.parametrize("command, looks", [
+    ("git -C /app/repo commit -am x", False),  # the expert's form of git: it changes the repository
+    ("git -C /app/repo log --oneline", True),
+    ("grep ERROR /app/logs/app.log | tee /app/errors.txt", False),  # run 18: tee writes the file
+    ("grep ERROR /app/logs/app.log | head -n 3", True),
+    ("cat /app/a | sudo tee -a /app/b", False),
+])
+def test_what_only_looks_and_what_changes_something(command, looks):
+    from adaptive_skill.trajectory.worked import only_looks
+
+    assert only_looks(command) is looks
+
+
 def test_worked_commands_keep_the_last_three(tmp_path):
     path = _trajectory(tmp_path, [(f"touch /app/f{i}", 0, "") for i in range(5)])
     assert worked_commands(path) == ["touch /app/f2", "touch /app/f3", "touch /app/f4"]
@@ -59,6 +72,13 @@ def test_worked_commands_keep_the_last_three(tmp_path):
     ("printf 'a\\n' > /app/x", "printf 'a\\n' > /app/x"),
     ("cat > /app/x <<EOF\nhello\nEOF", ""),  # a here-document cannot be one line
     ("python3 -c 'import json\nprint(1)'", ""),  # nor a string across lines
+    # run 18's explore wrote `then; rm`, a syntax error: a line that opens a block goes on with a space
+    ("if [ -f /app/a.gz ]; then\n  gunzip -k /app/a.gz\nfi", "if [ -f /app/a.gz ]; then gunzip -k /app/a.gz; fi"),
+    ("for f in /app/*.log; do\n  gzip -k \"$f\"\ndone", "for f in /app/*.log; do gzip -k \"$f\"; done"),
+    ("if true\nthen\n  touch /app/x\nelse\n  touch /app/y\nfi", "if true; then touch /app/x; else touch /app/y; fi"),
+    ("grep a /app/x |\n  sort > /app/y", "grep a /app/x | sort > /app/y"),
+    ("f() {\n  touch /app/x\n}", "f() { touch /app/x; }"),
+    ("echo what to do\ntouch /app/x", "echo what to do; touch /app/x"),  # `do` as a word, not a keyword
 ])
 def test_a_command_becomes_one_line_that_means_the_same_or_nothing(command, line):
     assert one_line(command) == line

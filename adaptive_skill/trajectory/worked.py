@@ -19,9 +19,16 @@ from adaptive_skill.trajectory.load import as_view, load_view
 LOOKS = {"ls", "cat", "pwd", "head", "tail", "stat", "file", "tree", "which", "type", "whoami", "id", "env",
          "printenv", "echo", "less", "more", "du", "df", "true", "wc", "find", "grep", "sqlite3", "git"}
 # ... but these forms of the looking programs do change something
-_CHANGES = re.compile(r"\bgit\s+(?:init|add|commit|tag|checkout|branch|config|reset|rm|mv|switch|restore|stash)\b"
+# (`git -C DIR commit` too; a pipe into `tee FILE` writes the file, run 18's `grep ERROR log | tee out`)
+_CHANGES = re.compile(r"\bgit\s+(?:-C\s+\S+\s+)?"
+                      r"(?:init|add|commit|tag|checkout|branch|config|reset|rm|mv|switch|restore|stash)\b"
                       r"|\bsqlite3\b.*(?:-csv|\.mode|\.output|insert|update|delete|create)"
-                      r"|\bfind\b.*\s-(?:delete|exec)\b", re.I)
+                      r"|\bfind\b.*\s-(?:delete|exec)\b"
+                      r"|\|\s*(?:sudo\s+)?tee\s", re.I)
+# A line ending in one of these goes on in the next: joined with a space, never with "; "
+# (a keyword only on a line a compound command opens: `echo what to do` ends in no keyword)
+_OPENS = re.compile(r"^(?:if|elif|for|while|until|select)\b.*\b(?:then|do)$|^(?:then|do|else)$"
+                    r"|(?:\{|\(|\||&&|;)$")
 _PROGRAM = re.compile(r"^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)?(\S+)")
 COMMAND_CHARS = 220
 COMMANDS_PER_TASK = 3
@@ -54,9 +61,9 @@ def only_looks(command: str) -> bool:
 
 
 def one_line(command: str) -> str:
-    """A shell command as one line that means the same: its lines joined with "; " (a trailing
-    backslash joins with a space); "" for what cannot be (a here-document, a quote open across lines)
-    and for anything with a control character."""
+    """A shell command as one line that means the same: its lines joined with "; " (with a space after
+    a trailing backslash, an opening `then`, `do` or `else`, `{`, a pipe or `&&`); "" for what cannot
+    be (a here-document, a quote open across lines) and for anything with a control character."""
     if "<<" in command:
         return ""
     parts: list[str] = []
@@ -72,6 +79,8 @@ def one_line(command: str) -> str:
             return ""
         if parts and parts[-1].endswith("\\"):
             parts[-1] = parts[-1][:-1].rstrip() + " " + line
+        elif parts and _OPENS.search(parts[-1]):  # `then; rm` would be a syntax error: `then rm`
+            parts[-1] = parts[-1] + " " + line
         else:
             parts.append(line)
     return " ".join("; ".join(parts).split())
