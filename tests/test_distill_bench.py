@@ -70,7 +70,18 @@ def test_worked_commands_keep_the_last_three(tmp_path):
     ("mkdir -p /app/backup\ncp /app/a /app/backup/a.bak", "mkdir -p /app/backup; cp /app/a /app/backup/a.bak"),
     ("tar -czf /app/s.tgz \\\n  -C /app site\n\n", "tar -czf /app/s.tgz -C /app site"),
     ("printf 'a\\n' > /app/x", "printf 'a\\n' > /app/x"),
-    ("cat > /app/x <<EOF\nhello\nEOF", ""),  # a here-document cannot be one line
+    # a here-document is fed by printf (run 18's sqlite-create-table passed with one)
+    ("cat > /app/x <<EOF\nhello world\nEOF", "printf '%s\\n' 'hello world' | cat > /app/x"),
+    ("sqlite3 /app/db <<'SQL'\nCREATE TABLE t (a);\nINSERT INTO t VALUES ('x');\nSQL\nls /app",
+     "printf '%s\\n' 'CREATE TABLE t (a);' 'INSERT INTO t VALUES ('\"'\"'x'\"'\"');' | sqlite3 /app/db; ls /app"),
+    ("cat <<-END > /app/y\n\tone\n\t  two\n\tEND", "printf '%s\\n' one '  two' | cat > /app/y"),
+    ("cat <<EOF > /app/x\n$HOME\nEOF", ""),  # unquoted over `$`: the shell would expand it
+    ("cd /app && cat > x <<'EOF'\nhi\nEOF", ""),  # the line does more than the one command
+    ("cat > /app/x <<'EOF'\nhi", ""),  # no end
+    ("cat > /app/x <<'EOF'\nEOF", ""),  # nothing in it
+    ("cat <<A <<B > /app/x\na\nA\nb\nB", ""),  # two on a line
+    ("cat << $END > /app/x\nhi\n$END", ""),  # a form not understood
+    ("grep -c x <<< 'x y' > /app/n", "grep -c x <<< 'x y' > /app/n"),  # a here-string is one line already
     ("python3 -c 'import json\nprint(1)'", ""),  # nor a string across lines
     # run 18's explore wrote `then; rm`, a syntax error: a line that opens a block goes on with a space
     ("if [ -f /app/a.gz ]; then\n  gunzip -k /app/a.gz\nfi", "if [ -f /app/a.gz ]; then gunzip -k /app/a.gz; fi"),
@@ -82,6 +93,25 @@ def test_worked_commands_keep_the_last_three(tmp_path):
 ])
 def test_a_command_becomes_one_line_that_means_the_same_or_nothing(command, line):
     assert one_line(command) == line
+
+
+@pytest.mark.parametrize("command", [
+    "cat > out <<EOF\nhello   world\n  indented: 'quoted' \"double\"\nEOF",
+    "python3 - <<'PY'\nimport sys\nfor i in range(2):\n    print('$HOME', i, file=open('out', 'a'))\nPY",
+    "tr a-z A-Z <<-'T' > out\n\t\tline one\n\tline\\two\n\tT\necho done >> out",
+])
+def test_an_unfolded_here_document_writes_the_same_bytes_in_bash(tmp_path, command):
+    import subprocess
+
+    line = one_line(command)
+    assert line and "\n" not in line
+    written = []
+    for variant, script in (("folded", command), ("one-line", line)):
+        folder = tmp_path / variant
+        folder.mkdir()
+        subprocess.run(["bash", "-c", script], cwd=folder, check=True, capture_output=True, timeout=30)
+        written.append((folder / "out").read_bytes())
+    assert written[0] == written[1] and written[0]
 
 
 def test_an_unreadable_trajectory_gives_no_commands(tmp_path):
@@ -102,7 +132,9 @@ def test_distill_writes_one_valid_skill_per_category_most_passes_first(tmp_path)
     passed += [(f"c{i}", f"cat{i}", "Do a thing.", ["touch /app/x"]) for i in range(6)]
     passed += [("empty", "sqlite", "Nothing kept.", [])]
     written = distill(passed, seed, tmp_path / "out", max_skills=3)
-    assert list(written) == ["git-worked-commands", "cat0-worked-commands", "cat1-worked-commands"]
+    # the last free slot is shared by the categories left; the same instruction is not written twice
+    assert list(written) == ["git-worked-commands", "cat0-worked-commands", "mixed-worked-commands"]
+    assert written["mixed-worked-commands"] == ["c1", "json-1"]
     assert written["git-worked-commands"] == ["git-0", "git-1", "git-2"]
     assert sorted(p.name for p in (tmp_path / "out" / "skills").iterdir()) == sorted(written)
     assert (tmp_path / "out" / "prompts" / "system.md").read_text() == "You are an agent."

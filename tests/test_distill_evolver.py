@@ -117,14 +117,52 @@ def test_with_trajectory_only_off_the_tests_decide_not_the_judge(tmp_path):
 def test_no_room_in_the_budget_is_said_and_nothing_else_is_touched(tmp_path):
     ws, obs = _workspace(tmp_path), tmp_path / "obs"
     _task(obs, "g1", instruction="Commit in /app/repo.", score=9, commands=["git -C /app/repo commit -am x"])
-    _task(obs, "g2", instruction="Tag in /app/repo.", score=9, commands=["git -C /app/repo tag v1"])
     _task(obs, "j1", instruction="Fix /app/a.json.", score=9, commands=["python3 fix.py > /app/a.json"],
           category="json")
-    outcome, record = _evolve(tmp_path, ws, obs, _config(max_skills=2))
-    assert outcome.changes.created_skills == ["git-worked-commands"]  # the category with most passes
-    assert record["left"] == {"j1": "no room for a skill json-worked-commands: 2 skills already"}
-    full, record = _evolve(tmp_path, _workspace(tmp_path / "other"), obs, _config(max_skills=1), name="e2")
-    assert full.status == "no change" and not full.mutated and len(record["left"]) == 3
+    full, record = _evolve(tmp_path, ws, obs, _config(max_skills=1))
+    assert full.status == "no change" and not full.mutated
+    assert record["left"] == {"g1": "no room for a skill git-worked-commands: 1 skills already",
+                              "j1": "no room for a skill json-worked-commands: 1 skills already"}
+    assert sorted(p.name for p in (ws / "skills").iterdir()) == ["check-your-work"]
+
+
+def test_the_last_free_slot_is_shared_by_the_categories_left_without_one(tmp_path):
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    for i in range(3):
+        _task(obs, f"g{i}", instruction=f"Commit change {i} in /app/repo.", score=9,
+              commands=[f"git -C /app/repo commit -am c{i}"])
+    for i in range(2):
+        _task(obs, f"j{i}", instruction=f"Fix /app/{i}.json.", score=9, category="json",
+              commands=[f"python3 fix.py > /app/{i}.json"])
+        _task(obs, f"s{i}", instruction=f"Make table t{i} in /app/db.", score=9, category="sqlite",
+              commands=[f"sqlite3 /app/db 'create table t{i}(a)'"])
+    outcome, record = _evolve(tmp_path, ws, obs, _config(max_skills=3))
+    assert sorted(outcome.changes.created_skills) == ["git-worked-commands", "mixed-worked-commands"]
+    assert record["written"] == {"git-worked-commands": ["g0", "g1", "g2"],
+                                 "mixed-worked-commands": ["j0", "s0", "j1", "s1"]}  # in turn
+    assert check_skills(ws / "skills") == []
+    text = (ws / "skills" / "mixed-worked-commands" / "SKILL.md").read_text()
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert front["description"].startswith("Use for tasks of several kinds like these: Fix /app/0.json; "
+                                           "Make table t0 in /app/db")
+    # the next cycle: the budget is full, a new category joins the shared skill, the old entries stay
+    later = tmp_path / "obs2"
+    _task(later, "a0", instruction="Pack /app/site into /app/site.tgz.", score=9, category="archives",
+          commands=["tar -czf /app/site.tgz -C /app site"])
+    _task(later, "g9", instruction="Commit change 9 in /app/repo.", score=9, commands=["git -C /app/repo commit -am c9"])
+    outcome, record = _evolve(tmp_path, ws, later, _config(max_skills=3), name="e2")
+    assert record["written"] == {"git-worked-commands": ["g9"], "mixed-worked-commands": ["a0"]}
+    shared = read_entries(ws / "skills" / "mixed-worked-commands" / "SKILL.md")
+    assert [e.sentence for e in shared][-2:] == ["Make table t1 in /app/db.", "Pack /app/site into /app/site.tgz."]
+    assert len(shared) == 5
+    # a mixed skill this evolver did not write is not shared: the categories are told there is no room
+    (ws / "skills" / "mixed-worked-commands" / "SKILL.md").write_text("---\nname: mixed-worked-commands\n"
+                                                                      "description: mine\n---\n\nMine.\n")
+    _task(later, "c0", instruction="Make /app/run.sh executable.", score=9, category="scripting",
+          commands=["chmod +x /app/run.sh"])
+    _, record = _evolve(tmp_path, ws, later, _config(max_skills=3), name="e3")
+    assert record["left"]["c0"] == "no room for a skill scripting-worked-commands: 3 skills already"
+    assert (ws / "skills" / "mixed-worked-commands" / "SKILL.md").read_text().endswith("Mine.\n")
 
 
 def test_nothing_passed_asks_nothing_and_says_so(tmp_path):

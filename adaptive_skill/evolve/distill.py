@@ -8,7 +8,9 @@ or explored.json for a task only a hotter attempt passed, the explore phase) go 
 category, `<category>-worked-commands`, as a numbered entry: the first sentence of the task's
 instruction and the commands. Entries already there are kept, the oldest dropped when the body is
 full; a category without a skill gets one while the budget (max_skills) has room, the categories
-with most passed tasks first. Skills this evolver did not write are never touched. An entry that was
+with most passed tasks first, and when more want one than there are free slots the last slot is
+`mixed-worked-commands`, shared by the categories left (run 18 left three of seven kinds with
+nothing under a budget of five). Skills this evolver did not write are never touched. An entry that was
 new in a change the gate rejected earlier in the run (the rejected candidates of evolve/library.py)
 is not proposed again: the same instruction with the same commands.
 
@@ -27,6 +29,7 @@ import shutil
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
 
 RECORD = "distill.json"
 SUFFIX = "-worked-commands"
+MIXED = "mixed" + SUFFIX  # the last free slot, shared by the categories left without one
 INSTRUCTION_CHARS = 110
 COMMAND_CHARS = 220
 BODY_CHARS = 1400  # within the 300-token skill placed in the prompt (skill_in_prompt_tokens) and skills.py's 2000
@@ -187,8 +191,10 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
                 rejected: frozenset[tuple[str, tuple[str, ...]]] = frozenset()) -> Plan:
     """Per category skill its entries: those it has (read back from its SKILL.md) and the new ones,
     the oldest dropped while the body would be over `body_chars`. A category without a skill gets
-    one while there is room under `max_skills`, the categories with most passed tasks first. A new
-    entry in `rejected` (Entry.key) is left out."""
+    one while there is room under `max_skills`, the categories with most passed tasks first; when
+    more categories want one than there are free slots, the last slot is MIXED, shared by those left
+    (their entries taken in turn, so none is crowded out first). A new entry in `rejected`
+    (Entry.key) is left out."""
     plan = Plan()
     by_category: dict[str, list[Passed]] = defaultdict(list)
     for item in found:
@@ -198,42 +204,57 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
             by_category[item.category].append(item)
     existing = skill_names(before)
     free = max(0, max_skills - len(existing))
-    for category, items in sorted(by_category.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        name = skill_name(category)
-        if name is None:
+    ordered = sorted(by_category.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    for category, items in ordered:
+        if skill_name(category) is None:
             for item in items:
                 plan.left[item.task] = f"its category {category[:40]!r} gives no valid skill name"
-            continue
+    ordered = [(category, items) for category, items in ordered if skill_name(category) is not None]
+    wanting = sum(1 for category, _ in ordered if skill_name(category) not in existing)
+    mixed = MIXED in existing and written_here(before / "skills" / MIXED / "SKILL.md")
+    if MIXED not in existing and wanting > free >= 1:
+        free, mixed = free - 1, True
+    shared: list[list[Passed]] = []
+    for category, items in ordered:
+        name = str(skill_name(category))
         if name in existing and not written_here(before / "skills" / name / "SKILL.md"):
             for item in items:
                 plan.left[item.task] = f"a skill {name} exists that this evolver did not write"
-            continue
-        if name in existing:
-            entries = read_entries(before / "skills" / name / "SKILL.md")
-        elif free > 0:
-            free -= 1
-            entries = []
+        elif name != MIXED and (name in existing or free > 0):
+            free -= name not in existing
+            _add(plan, before, name, _clean(category)[:40], items, existing, body_chars)
+        elif mixed:
+            shared.append(items)
         else:
             for item in items:
                 plan.left[item.task] = f"no room for a skill {name}: {max_skills} skills already"
-            continue
-        known = {e.sentence for e in entries}
-        added = []
-        for item in items:
-            if item.entry.sentence in known:
-                plan.left[item.task] = f"{name} has an entry for this instruction already"
-                continue
-            entries.append(item.entry)
-            known.add(item.entry.sentence)
-            added.append(item.task)
-        while entries and len(body(entries)) > body_chars:
-            dropped = entries.pop(0)
-            if dropped.task in added:
-                added.remove(dropped.task)
-                plan.left[dropped.task] = f"{name} is full"
-        if added:
-            plan.skills[name], plan.new[name], plan.categories[name] = entries, added, _clean(category)[:40]
+    if shared:
+        in_turn = [item for row in zip_longest(*shared) for item in row if item is not None]
+        _add(plan, before, MIXED, "", in_turn, existing, body_chars)
     return plan
+
+
+def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed], existing: set[str],
+         body_chars: int) -> None:
+    """Plan skill `name`: its entries (read back when it exists) and `items` new at their end, the
+    oldest dropped while the body is over `body_chars`; category "" for MIXED."""
+    entries = read_entries(before / "skills" / name / "SKILL.md") if name in existing else []
+    known = {e.sentence for e in entries}
+    added = []
+    for item in items:
+        if item.entry.sentence in known:
+            plan.left[item.task] = f"{name} has an entry for this instruction already"
+            continue
+        entries.append(item.entry)
+        known.add(item.entry.sentence)
+        added.append(item.task)
+    while entries and len(body(entries)) > body_chars:
+        dropped = entries.pop(0)
+        if dropped.task in added:
+            added.remove(dropped.task)
+            plan.left[dropped.task] = f"{name} is full"
+    if added:
+        plan.skills[name], plan.new[name], plan.categories[name] = entries, added, category
 
 
 def skill_name(category: str) -> str | None:
@@ -250,7 +271,8 @@ def write_skill(folder: Path, name: str, category: str, entries: list[Entry]) ->
     """skills/<name>/SKILL.md: its description the entries' sentences (what the best-matching skill in
     the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries."""
     described = "; ".join(e.sentence.rstrip(".") for e in entries)
-    description = f"Use for {category} tasks like these: {described}"[:DESCRIPTION_CHARS]
+    kind = f"{category} tasks" if category else "tasks of several kinds"  # "": MIXED
+    description = f"Use for {kind} like these: {described}"[:DESCRIPTION_CHARS]
     front = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, allow_unicode=True,
                            width=float("inf"))
     folder.mkdir(parents=True, exist_ok=True)

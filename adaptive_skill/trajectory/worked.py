@@ -29,6 +29,8 @@ _CHANGES = re.compile(r"\bgit\s+(?:-C\s+\S+\s+)?"
 # (a keyword only on a line a compound command opens: `echo what to do` ends in no keyword)
 _OPENS = re.compile(r"^(?:if|elif|for|while|until|select)\b.*\b(?:then|do)$|^(?:then|do|else)$"
                     r"|(?:\{|\(|\||&&|;)$")
+# A here-document's operator (not a here-string's <<<): `<<EOF`, `<< 'EOF'`, `<<-"END"`
+_HEREDOC = re.compile(r"(?<!<)<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2(?!<)")
 _PROGRAM = re.compile(r"^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)?(\S+)")
 COMMAND_CHARS = 220
 COMMANDS_PER_TASK = 3
@@ -62,13 +64,15 @@ def only_looks(command: str) -> bool:
 
 def one_line(command: str) -> str:
     """A shell command as one line that means the same: its lines joined with "; " (with a space after
-    a trailing backslash, an opening `then`, `do` or `else`, `{`, a pipe or `&&`); "" for what cannot
-    be (a here-document, a quote open across lines) and for anything with a control character."""
-    if "<<" in command:
+    a trailing backslash, an opening `then`, `do` or `else`, `{`, a pipe or `&&`), a here-document fed
+    by printf instead (unfold_heredocs); "" for what cannot be (a quote open across lines, a
+    here-document unfold_heredocs refuses) and for anything with a control character."""
+    lines = unfold_heredocs(command.splitlines())
+    if lines is None:
         return ""
     parts: list[str] = []
-    for line in command.splitlines():
-        line = line.strip()
+    for line, verbatim in lines:
+        line = line.strip() if verbatim else " ".join(line.split())  # a here-document's text keeps its spaces
         if not line:
             continue
         if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in line):
@@ -83,4 +87,42 @@ def one_line(command: str) -> str:
             parts[-1] = parts[-1] + " " + line
         else:
             parts.append(line)
-    return " ".join("; ".join(parts).split())
+    return "; ".join(parts)
+
+
+def unfold_heredocs(lines: list[str]) -> list[tuple[str, bool]] | None:
+    """The lines with each here-document (`cmd <<'EOF'` ... `EOF`) as one line that feeds the same
+    text: `printf '%s\\n' 'line' ... | cmd` (run 18's sqlite-create-table passed with one, and a
+    dropped command teaches nothing). None where that would not mean the same: two on a line, a line
+    that does more than the one command (`;`, `&`, `|`, a subshell), an unquoted delimiter over text
+    the shell would expand (`$`, a backtick, a backslash), an empty or unterminated body. The one
+    difference left: the command runs in a pipe's subshell (`read` would not set its variable). Each
+    line comes with whether it is such a printf, whose quoted text must keep its spaces."""
+    out: list[tuple[str, bool]] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        found = list(_HEREDOC.finditer(line))
+        at += 1
+        if not found:
+            if "<<" in line.replace("<<<", ""):  # a form not understood (`<< $END`, `<<EOF<<X`)
+                return None
+            out.append((line, False))
+            continue
+        if len(found) > 1:
+            return None
+        match = found[0]
+        head = (line[:match.start()] + " " + line[match.end():]).strip()
+        if not head or re.search(r"[;&|()`<]", head.replace("<<<", "")):
+            return None
+        strip_tabs, quoted, end = match.group(1) == "-", bool(match.group(2)), match.group(3)
+        text: list[str] = []
+        while at < len(lines) and (lines[at].lstrip("\t") if strip_tabs else lines[at]) != end:
+            text.append(lines[at].lstrip("\t") if strip_tabs else lines[at])
+            at += 1
+        if at == len(lines) or not text or not quoted and re.search(r"[$`\\]", "".join(text)):
+            return None
+        at += 1
+        out.append(("printf '%s\\n' " + " ".join(shlex.quote(t) for t in text) + " | " + " ".join(head.split()),
+                    True))
+    return out
