@@ -208,6 +208,19 @@ def test_an_agents_commands_and_text_cannot_break_out_of_their_lines(tmp_path):
     assert [line for line in text.splitlines() if line.startswith("#")] == ["## Steps", "## Verification"]
 
 
+def test_a_here_documents_indented_lines_are_kept_as_the_agent_wrote_them(tmp_path):
+    """Run 19: sqlite-create-table passed with a here-document, unfolded to one printf line whose
+    quoted lines keep their indentation; an entry asking for single spaces dropped it. A tab or a
+    space at either end is still not an entry."""
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    heredoc = "printf '%s\\n' 'CREATE TABLE tags (' '  id INTEGER PRIMARY KEY' ');' | sqlite3 /app/shop.db"
+    _task(obs, "sqlite-create-table", instruction="Create the table tags in /app/shop.db.", score=9,
+          category="sqlite", commands=[heredoc, "printf 'a\tb' > /app/t", " touch /app/x"])
+    _, record = _evolve(tmp_path, ws, obs)
+    assert record["passed"][0]["commands"] == [heredoc]
+    assert read_entries(ws / "skills" / "sqlite-worked-commands" / "SKILL.md")[0].commands == [heredoc]
+
+
 def test_links_in_the_observations_and_the_library_are_never_followed(tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
