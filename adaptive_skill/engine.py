@@ -265,8 +265,10 @@ class AdaptiveSkillEngine:
     def _explore(self, n: int, solved: SolveResult, observed: ObserveResult) -> ExploreResult:
         """Each batch task that did not pass (as the evolver counts a pass), attempted again with the
         agent sampling at explore.temperature, each pass at its own seed, until one attempt passes or
-        explore.passes are spent; judged like the batch. What each task's attempts did is written
-        beside its observations (explored.json): the worked commands of a passed one, the scores."""
+        explore.passes are spent; judged like the batch, except where the evolver sees the tests
+        (trajectory_only off): a verified attempt is then decided by its tests, with no verdict. What
+        each task's attempts did is written beside its observations (explored.json): the worked
+        commands of a passed one, the scores."""
         from adaptive_skill.observe import JudgeItem
         from adaptive_skill.observe.observations import EXPLORED, passed
 
@@ -288,16 +290,20 @@ class AdaptiveSkillEngine:
             title = f"cycle {n} explore {index + 1}/{c.explore.passes} at temperature {c.explore.temperature:g}"
             results = self._attempts(tasks, self.run_dir.workspace, self.run_dir.cycle_dir(n) / "explore" /
                                      f"p{index + 1}", title, config=config)
-            loaded = [(r, read_json(Path(r.trajectory_path), None) if r.trajectory_path else None) for r in results]
-            questions = [JudgeItem(self._task(r.task_id).instruction, t, r.task_id) for r, t in loaded if t is not None]
+            loaded = [(r, read_json(Path(r.trajectory_path), None) if r.trajectory_path else None,
+                       None if c.trajectory_only or r.failure_mode == "unverified" else bool(r.passed))
+                      for r in results]
+            # Where the tests decide (labelled, verified), a verdict would change nothing: not asked
+            # (run 19 spent 10 of its 26 explore minutes on verdicts only the report read).
+            questions = [JudgeItem(self._task(r.task_id).instruction, t, r.task_id)
+                         for r, t, label in loaded if t is not None and label is None]
             with self.display.phase(f"{title}: judge", len(questions), role="judge") as progress:
                 judged = judge.judge_many(questions, workers=c.workers) if questions else []
                 progress.verdicts(judged, c.judge.pass_threshold)
             verdicts = iter(judged)
-            for result, trajectory in loaded:
-                verdict = next(verdicts) if trajectory is not None else None
+            for result, trajectory, label in loaded:
+                verdict = next(verdicts) if trajectory is not None and label is None else None
                 score = float(verdict.score) if verdict is not None and verdict.status == "ok" else None
-                label = None if c.trajectory_only or result.failure_mode == "unverified" else bool(result.passed)
                 ok = trajectory is not None and passed(score, label, c.judge.pass_threshold)
                 attempts.append(ExploreAttempt(task=result.task_id, attempt=index + 1,
                                                temperature=c.explore.temperature, score=score, passed=ok,

@@ -420,3 +420,32 @@ def test_a_hot_attempts_commands_are_distilled_into_a_skill_the_gate_accepts(tmp
     report = build(run)
     said = f"explore: 2 of 2 unpassed task(s) passed at temperature 1 (2 attempt(s)): {', '.join(batch)}"
     assert said in render_markdown(report) and said in render_html(report)
+
+
+def test_labelled_explore_attempts_are_decided_by_their_tests_and_not_judged(tmp_path, docker_client, base_image):
+    """trajectory_only off: a verified explore attempt counts by its tests, so no verdict is asked for
+    it (run 19 spent 10 of its 26 explore minutes on verdicts only the report read). Here the judge
+    would score the hot attempt 2 (it echoes BAD) and the cold one 9 (GOOD): the tests decide both
+    ways, and explored.json holds no score."""
+    hot = "echo 42 > /app/answer.txt && echo BAD"
+    agent = [
+        {"when": r"\[exit code", **submit("done")},
+        {"min_temperature": 0.9, **bash(hot)},
+        bash("echo 41 > /app/answer.txt && echo GOOD"),
+    ]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": JUDGE}, max_cycles=1, trajectory_only=False,
+                                  evolver={"mode": "distill"}, explore={"passes": 2, "temperature": 1.0},
+                                  skill_in_prompt_tokens=300, gating={"temperature": 0.3})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="labelled", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    solve = json.loads((cycle / "solve.json").read_text())
+    batch = sorted(solve["tasks"])
+    observed = json.loads((cycle / "observe.json").read_text())
+    assert [i["verdict"]["score"] for i in observed["items"]] == [9, 9]  # the batch itself is still judged
+    explored = json.loads((cycle / "explore.json").read_text())
+    assert sorted(explored["tasks"]) == batch  # failed by their tests, whatever the judge said
+    assert sorted((a["task"], a["attempt"], a["score"], a["passed"], a["commands"]) for a in explored["attempts"]) \
+        == [(t, 1, None, True, [hot]) for t in batch]
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    assert [p["explored"] for p in record["passed"]] == [True, True]
