@@ -189,10 +189,10 @@ class GateResult:
         """Holdout tasks that got better, worse, or stayed the same (mean paired difference); a row
         without a numeric difference (an unscored side) is none of them. The one count of this fact:
         the engine's log, skills log and the evolver's history all read it here."""
-        diffs = [d for _, d in self._differences()]
+        diffs = [d for _, d in self.differences()]
         return sum(d > 0 for d in diffs), sum(d < 0 for d in diffs), sum(d == 0 for d in diffs)
 
-    def _differences(self) -> list[tuple[str, float]]:
+    def differences(self) -> list[tuple[str, float]]:
         """(task, difference) of each per-task row with a numeric difference. gate.json is read back
         from disk, so a row that is not an object, or lacks its task, is skipped or named "?"."""
         rows = self.per_task if isinstance(self.per_task, list) else []
@@ -209,7 +209,7 @@ class GateResult:
         lines = [f"{self.rounds} round(s), {self.rollouts} attempts; holdout pass rate mutated "
                  f"{_percent(self.mutated_mean)} vs baseline {_percent(self.baseline_mean)}; "
                  f"{better} task(s) better, {worse} worse, {same} unchanged"]
-        moved = sorted(self._differences(), key=lambda pair: -abs(pair[1]))
+        moved = sorted(self.differences(), key=lambda pair: -abs(pair[1]))
         if moved:
             lines.append("per task (mutated - baseline): " + ", ".join(f"{task} {d:+.2f}" for task, d in moved))
         lines.append(f"{'accepted' if self.accepted else 'rejected'}: {self.reason}")

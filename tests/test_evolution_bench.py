@@ -288,6 +288,10 @@ def test_cycle_evidence_reads_each_cycle_and_the_report_shows_it(tmp_path):
     assert [(c["cycle"], c["gated"], c["tasks_better"], c["tasks_worse"], c["tasks_same"]) for c in cycles] == [
         (1, True, 1, 0, 1), (2, False, 0, 0, 0), (3, True, 0, 0, 0)]
     assert list(cycles[0]["skills"]) == ["skills/zip/SKILL.md"] and cycles[0]["tag"] == "evo-1"
+    # the paired interval of the gate's numeric differences (a +0.5, c 0; b unscored is left out)
+    paired = cycles[0]["vs_baseline"]
+    assert (paired["mean"], paired["low"], paired["high"], paired["n"]) == (0.25, 0.0, 0.5, 2)
+    assert cycles[1]["vs_baseline"] is None and cycles[2]["vs_baseline"] is None
     scores = {"a": [1.0]}
     expert = {"label": "expert", "cycle": None, "pass_rate": pass_rate(scores).to_dict(),
               "vs_seed": paired_difference(scores, scores).to_dict(),
@@ -298,5 +302,5 @@ def test_cycle_evidence_reads_each_cycle_and_the_report_shows_it(tmp_path):
                "evolve": {"status": "max_cycles", "accepted": ["evo-1"], "wall_sec": 1.0, "prompt_tokens": 1,
                           "completion_tokens": 1, "llm_calls": 1}}
     text = markdown(results)
-    assert "| 1 | added a/b | 2 / 8 | 75% / 50% | 1 / 0 / 1 | accepted as evo-1: LLR 2.6 |" in text
+    assert "| 1 | added a/b | 2 / 8 | 75% / 50% | 25% [0%, 50%] | 1 / 0 / 1 | accepted as evo-1: LLR 2.6 |" in text
     assert "| 2 | no failure | not gated |" in text and "c0ffee skills/zip/SKILL.md" in text

@@ -41,16 +41,17 @@ def markdown(results: dict) -> str:
     lines += ["", f"evolve run: {ev['status']}; accepted {', '.join(ev['accepted']) or 'none'}; "
               f"{ev['wall_sec']} s, {ev['prompt_tokens']}+{ev['completion_tokens']} tokens, {ev['llm_calls']} calls."]
     if results.get("cycles"):
-        lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | tasks better / "
-                      "worse / same | decision |", "|---:|---|---|---|---|---|"]
+        lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | paired vs baseline "
+                      "[95% CI] | tasks better / worse / same | decision |", "|---:|---|---|---|---|---|---|"]
         for c in results["cycles"]:
             gate = (f"{c['rounds']} / {c['rollouts']}" if c["gated"] else "not gated")
             means = (f"{_pct(c['mutated_mean'])} / {_pct(c['baseline_mean'])}" if c["gated"] else "")
             moved = f"{c['tasks_better']} / {c['tasks_worse']} / {c['tasks_same']}" if c["gated"] else ""
             decision = ("accepted as " + c["tag"] if c.get("tag") else "rejected" if c["gated"] else "") + (
                 f": {c['reason']}" if c.get("reason") else "")
-            lines.append(f"| {c['cycle']} | {(c['evolver'] or '').replace('|', '/')} | {gate} | {means} | {moved} "
-                         f"| {decision.replace('|', '/')} |")
+            paired = _interval(c["vs_baseline"]) if c.get("vs_baseline") else ""
+            lines.append(f"| {c['cycle']} | {(c['evolver'] or '').replace('|', '/')} | {gate} | {means} | {paired} "
+                         f"| {moved} | {decision.replace('|', '/')} |")
         for c in results["cycles"]:
             for path, text in c["skills"].items():
                 lines += ["", f"Cycle {c['cycle']}, {path}:", "", "```markdown", text.rstrip(), "```"]

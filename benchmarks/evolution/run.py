@@ -48,7 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from curve_stats import headroom_share, paired_difference, pass_rate  # noqa: E402
+from curve_stats import bootstrap_mean, headroom_share, paired_difference, pass_rate  # noqa: E402
 
 from adaptive_skill.config import EvolveConfig  # noqa: E402
 from adaptive_skill.errors import UserError  # noqa: E402
@@ -309,7 +309,7 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
         return out
 
     tags = parts["evolve"]["accepted"]
-    cycles = cycle_evidence(run_dir, engine)
+    cycles = cycle_evidence(run_dir, engine, seed=seed)
     curve = [row("seed (evo-0)", "seed", 0)] + [
         row(tag, f"tag:{tag}", engine.repo.tag_info(tag).metrics.get("cycle")) for tag in tags]
     return {"settings": s, "holdout": [t.id for t in engine.holdout], "run": str(run_dir),
@@ -320,9 +320,11 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
             "evolve": {"status": parts["evolve"]["status"], "accepted": tags, **cost(parts["evolve"])}}
 
 
-def cycle_evidence(run_dir: Path, engine) -> list[dict]:
+def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
     """Per cycle of the evolve run: what the evolver wrote (each SKILL.md it added or changed, as
-    committed in the candidate) and the gate's decision with its evidence."""
+    committed in the candidate) and the gate's decision with its evidence, with the paired interval
+    of its per-task differences (candidate - the gate's baseline, tasks in name order, bootstrapped
+    like the curve): a rejected candidate is never evaluated as a tag, and this is its interval."""
     cycles = []
     for folder in sorted((run_dir / "cycles").glob("[0-9]*")):
         evolve, gate, commit = (read_json(folder / f"{name}.json", None) or {} for name in ("evolve", "gate", "commit"))
@@ -336,8 +338,11 @@ def cycle_evidence(run_dir: Path, engine) -> list[dict]:
                 except Exception as exc:  # a missing file in a torn run: say so, keep the rest
                     skills[path] = f"(unreadable: {exc})"
         per_task = gate.get("per_task") or []
+        paired = None
         try:  # the gate's own count of tasks moved (one home: GateResult.moved)
             better, worse, same = GateResult.from_dict(gate).moved() if gate.get("gated") else (0, 0, 0)
+            if gate.get("gated") and (diffs := sorted(GateResult.from_dict(gate).differences())):
+                paired = bootstrap_mean([d for _, d in diffs], seed=seed).to_dict()
         except (KeyError, TypeError, ValueError):  # a torn or odd gate.json
             better = worse = same = 0
         cycles.append({
@@ -347,6 +352,7 @@ def cycle_evidence(run_dir: Path, engine) -> list[dict]:
             "rounds": gate.get("rounds"), "rollouts": gate.get("rollouts"), "delta": gate.get("delta"),
             "mutated_mean": gate.get("mutated_mean"), "baseline_mean": gate.get("baseline_mean"),
             "tasks_better": better, "tasks_worse": worse, "tasks_same": same, "per_task": per_task,
+            "vs_baseline": paired,
             "tag": commit.get("tag"),
             "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
     return cycles
