@@ -297,9 +297,11 @@ class AdaptiveSkillEngine:
             # (run 19 spent 10 of its 26 explore minutes on verdicts only the report read).
             questions = [JudgeItem(self._task(r.task_id).instruction, t, r.task_id)
                          for r, t, label in loaded if t is not None and label is None]
-            with self.display.phase(f"{title}: judge", len(questions), role="judge") as progress:
-                judged = judge.judge_many(questions, workers=c.workers) if questions else []
-                progress.verdicts(judged, c.judge.pass_threshold)
+            judged = []
+            if questions:  # labelled: none, and no empty judge phase on the screen
+                with self.display.phase(f"{title}: judge", len(questions), role="judge") as progress:
+                    judged = judge.judge_many(questions, workers=c.workers)
+                    progress.verdicts(judged, c.judge.pass_threshold)
             verdicts = iter(judged)
             for result, trajectory, label in loaded:
                 verdict = next(verdicts) if trajectory is not None and label is None else None

@@ -422,7 +422,8 @@ def test_a_hot_attempts_commands_are_distilled_into_a_skill_the_gate_accepts(tmp
     assert said in render_markdown(report) and said in render_html(report)
 
 
-def test_labelled_explore_attempts_are_decided_by_their_tests_and_not_judged(tmp_path, docker_client, base_image):
+def test_labelled_explore_attempts_are_decided_by_their_tests_and_not_judged(tmp_path, docker_client, base_image,
+                                                                             capsys):
     """trajectory_only off: a verified explore attempt counts by its tests, so no verdict is asked for
     it (run 19 spent 10 of its 26 explore minutes on verdicts only the report read). Here the judge
     would score the hot attempt 2 (it echoes BAD) and the cold one 9 (GOOD): the tests decide both
@@ -438,6 +439,7 @@ def test_labelled_explore_attempts_are_decided_by_their_tests_and_not_judged(tmp
                                   skill_in_prompt_tokens=300, gating={"temperature": 0.3})
     engine = AdaptiveSkillEngine.start(load_config(path), run_id="labelled", log=lambda line: None)
     assert engine.run() == "max_cycles"
+    assert "explore 1/2 at temperature 1: judge" not in capsys.readouterr().err  # no empty judge phase shown
     cycle = engine.run_dir.root / "cycles" / "001"
     solve = json.loads((cycle / "solve.json").read_text())
     batch = sorted(solve["tasks"])
