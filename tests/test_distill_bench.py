@@ -61,6 +61,35 @@ def test_what_only_looks_and_what_changes_something(command, looks):
     assert only_looks(command) is looks
 
 
+@pytest.mark.parametrize("command, written", [
+    # runs 19 and 20: `./sum.sh` beside a task whose script is /app/build.sh taught `./app/build.sh`
+    ("chmod +x /app/sum.sh", "chmod +x /app/sum.sh"),
+    ("./sum.sh 1 2 3; ./sum.sh 5 -3", "/app/sum.sh 1 2 3; /app/sum.sh 5 -3"),
+    ("bash -c 'x' && ./sum.sh > /app/out.txt", "bash -c 'x' && /app/sum.sh > /app/out.txt"),
+    ("for n in 1 2; do ./sum.sh $n; done", "for n in 1 2; do /app/sum.sh $n; done"),
+    ("./gen.py", ""),  # the instruction names no gen.py: not kept
+    ("./sum.sh 1 && ./other.sh", ""),  # one of its runs has no absolute path
+    ("cd /app && ./sum.sh 1 2", "cd /app && ./sum.sh 1 2"),  # its own directory: kept as it is
+    ("tar -czf /app/n.tar.gz ./notes", "tar -czf /app/n.tar.gz ./notes"),  # an argument, not a program run
+    ("echo ./sum.sh > /app/how.txt", "echo ./sum.sh > /app/how.txt"),
+])
+def test_a_program_run_by_a_relative_path_is_named_by_the_instructions_path_or_dropped(tmp_path, command, written):
+    from adaptive_skill.trajectory.worked import absolute_runs
+
+    instruction = "Write an executable script `/app/sum.sh` that prints the sum; keep /srv/app/sum.sh.bak and /app/data."
+    assert absolute_runs(command, instruction) == written
+    data = Trajectory(task_id="t", model="m", instruction=instruction).to_dict()
+    data["steps"] = [asdict(StepRecord(index=1, tool="bash", argument=command, exit_code=0, output=""))]
+    (tmp_path / "t.json").write_text(json.dumps(data))
+    assert worked_commands(tmp_path / "t.json") == ([written] if written else [])
+
+
+def test_two_absolute_paths_ending_alike_leave_a_relative_run_out():
+    from adaptive_skill.trajectory.worked import absolute_runs
+
+    assert absolute_runs("./run.sh", "Run /app/run.sh, not /opt/app/run.sh.") == ""
+
+
 def test_worked_commands_keep_the_last_three(tmp_path):
     path = _trajectory(tmp_path, [(f"touch /app/f{i}", 0, "") for i in range(5)])
     assert worked_commands(path) == ["touch /app/f2", "touch /app/f3", "touch /app/f4"]

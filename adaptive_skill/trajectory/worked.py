@@ -32,6 +32,14 @@ _OPENS = re.compile(r"^(?:if|elif|for|while|until|select)\b.*\b(?:then|do)$|^(?:
 # A here-document's operator (not a here-string's <<<): `<<EOF`, `<< 'EOF'`, `<<-"END"`
 _HEREDOC = re.compile(r"(?<!<)<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2(?!<)")
 _PROGRAM = re.compile(r"^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)?(\S+)")
+# A program run by a path relative to the working directory (`./sum.sh`, where a command starts):
+# right where the attempt ran it, wrong for a task read from elsewhere. Runs 19 and 20 placed
+# `./sum.sh 1 2 3` before run-build-script and run-script-with-arg, whose agent then ran
+# `./app/build.sh` and `./app/deploy.sh` and failed tasks the seed passes.
+_RELATIVE_RUN = re.compile(r"(^|[;&|(]\s*|\b(?:then|do|else)\s+)"
+                           r"\./([A-Za-z0-9_][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9_.+-]+)*)")
+_ABSOLUTE = re.compile(r"(?<![\w./-])/[A-Za-z0-9_.+-]+(?:/[A-Za-z0-9_.+-]+)*")
+_CD = re.compile(r"(?:^|[;&|(]\s*)cd\s")
 COMMAND_CHARS = 220
 COMMANDS_PER_TASK = 3
 
@@ -47,11 +55,34 @@ def worked_commands(trajectory: str | Path | dict[str, Any] | list[Any]) -> list
     for step in view.steps:
         if step.tool != "bash" or step_failure(step) is not None or step.exit_code not in (0, None):
             continue
-        command = one_line(step.argument if isinstance(step.argument, str) else "")
+        command = absolute_runs(one_line(step.argument if isinstance(step.argument, str) else ""),
+                                view.instruction or "")
         if not command or len(command) > COMMAND_CHARS or command in kept or only_looks(command):
             continue
         kept.append(command)
     return kept[-COMMANDS_PER_TASK:]
+
+
+def absolute_runs(command: str, instruction: str) -> str:
+    """`command` with each program it runs by a relative path (`./sum.sh`) named instead by the one
+    absolute path of the instruction that ends with it (`/app/sum.sh`); "" (not kept) when the
+    instruction names no such path, or more than one. A command that `cd`s before its first such run
+    made its own directory, and is kept as it is."""
+    first = _RELATIVE_RUN.search(command)
+    if first is None or _CD.search(command[:first.start(2)]):
+        return command
+    paths = {path.rstrip(".") for path in _ABSOLUTE.findall(instruction)}  # a sentence's full stop is not the path's
+    missing = []
+
+    def absolute(match: re.Match) -> str:
+        found = [path for path in paths if path.endswith("/" + match.group(2))]
+        if len(found) != 1:
+            missing.append(match.group(2))
+            return match.group(0)
+        return match.group(1) + found[0]
+
+    written = _RELATIVE_RUN.sub(absolute, command)
+    return "" if missing else written
 
 
 def only_looks(command: str) -> bool:
