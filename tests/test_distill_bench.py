@@ -62,7 +62,7 @@ def test_what_only_looks_and_what_changes_something(command, looks):
 
 
 @pytest.mark.parametrize("command, written", [
-    # runs 19 and 20: `./sum.sh` beside a task whose script is /app/build.sh taught `./app/build.sh`
+    # run 20: `./sum.sh` beside a task whose script is /app/build.sh taught `./app/build.sh`
     ("chmod +x /app/sum.sh", "chmod +x /app/sum.sh"),
     ("./sum.sh 1 2 3; ./sum.sh 5 -3", "/app/sum.sh 1 2 3; /app/sum.sh 5 -3"),
     ("bash -c 'x' && ./sum.sh > /app/out.txt", "bash -c 'x' && /app/sum.sh > /app/out.txt"),

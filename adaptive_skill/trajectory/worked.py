@@ -33,7 +33,7 @@ _OPENS = re.compile(r"^(?:if|elif|for|while|until|select)\b.*\b(?:then|do)$|^(?:
 _HEREDOC = re.compile(r"(?<!<)<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2(?!<)")
 _PROGRAM = re.compile(r"^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)?(\S+)")
 # A program run by a path relative to the working directory (`./sum.sh`, where a command starts):
-# right where the attempt ran it, wrong for a task read from elsewhere. Runs 19 and 20 placed
+# right where the attempt ran it, wrong for a task read from elsewhere. Run 20 placed
 # `./sum.sh 1 2 3` before run-build-script and run-script-with-arg, whose agent then ran
 # `./app/build.sh` and `./app/deploy.sh` and failed tasks the seed passes.
 _RELATIVE_RUN = re.compile(r"(^|[;&|(]\s*|\b(?:then|do|else)\s+)"
