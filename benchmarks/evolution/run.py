@@ -339,12 +339,15 @@ def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
                     skills[path] = f"(unreadable: {exc})"
         per_task = gate.get("per_task") or []
         paired = None
-        try:  # the gate's own count of tasks moved (one home: GateResult.moved)
-            better, worse, same = GateResult.from_dict(gate).moved() if gate.get("gated") else (0, 0, 0)
-            if gate.get("gated") and (diffs := sorted(GateResult.from_dict(gate).differences())):
-                paired = bootstrap_mean([d for _, d in diffs], seed=seed).to_dict()
+        better = worse = same = 0
+        try:  # the gate's own count of tasks moved and differences (one home: GateResult)
+            if gate.get("gated"):
+                result = GateResult.from_dict(gate)
+                better, worse, same = result.moved()
+                if diffs := sorted(result.differences()):
+                    paired = bootstrap_mean([d for _, d in diffs], seed=seed).to_dict()
         except (KeyError, TypeError, ValueError):  # a torn or odd gate.json
-            better = worse = same = 0
+            better, worse, same, paired = 0, 0, 0, None
         cycles.append({
             "cycle": int(folder.name), "evolver": evolve.get("summary") or evolve.get("skipped"),
             "status": (evolve.get("details") or {}).get("status"), "skills": skills,
