@@ -40,6 +40,23 @@ class Skill:
     frontmatter: dict[str, Any]
 
 
+def category_key(category: str) -> str:
+    """A task category as skills name it: lower case, runs of other characters one hyphen
+    ("Files & Permissions" -> "files-permissions"); "" when nothing is left."""
+    return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")
+
+
+def skill_categories(skill: Skill) -> frozenset[str]:
+    """The task categories a skill declares it is written for: its frontmatter's `metadata.category`,
+    one category or several separated by commas, each as category_key gives it. A skill without the
+    key, or with a value of another type (the frontmatter is untrusted), declares none."""
+    metadata = skill.frontmatter.get("metadata")
+    value = metadata.get("category") if isinstance(metadata, dict) else None
+    if not isinstance(value, str):
+        return frozenset()
+    return frozenset(key for part in value[:1000].split(",") if (key := category_key(part)))
+
+
 @dataclass(frozen=True)
 class Problem:
     path: Path

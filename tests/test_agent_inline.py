@@ -118,3 +118,108 @@ def test_a_best_skill_too_long_for_the_budget_is_cut_not_replaced_by_another_kin
     assert "`cd /app/repo0; git checkout -b topic-0`" in placed.body and "topic-5" not in placed.body
     # a budget that holds fewer than two of its lines places nothing, not the other kind's skill
     assert best_skill(ws.skills(), task, budget_tokens=40, embedder=embedder, count_tokens=estimate_tokens) is None
+
+
+def _declared_library(root: Path) -> Workspace:
+    """A distilled library as evolver.mode distill writes it: a git and a files skill, and the shared
+    skill holding the json-csv and sqlite entries, each kind under its own section."""
+    from adaptive_skill.evolve.distill import MIXED, Passed, plan_skills, write_skill
+
+    found = [Passed.of("g1", "git", "Tag the last commit of /app/repo as v1.", ["cd /app/repo; git tag -a v1 -m v1"], False),
+             Passed.of("f1", "files-permissions", "Make /app/run.sh executable.", ["chmod +x /app/run.sh"], False),
+             Passed.of("j1", "json-csv", "Count the rows of /app/data.csv.", ["python3 -c 'print(1)' > /app/n"], False),
+             Passed.of("s1", "sqlite", "Drop the table logs of /app/app.db.",
+                       ["sqlite3 /app/app.db 'DROP TABLE logs'"], False)]
+    shutil.copytree(REPO / "workspace", root, ignore=shutil.ignore_patterns("skills"))  # the seed's prompts
+    (root / "skills").mkdir(parents=True)
+    plan = plan_skills(root, found, max_skills=3, body_chars=1400)
+    assert sorted(plan.skills) == ["files-permissions-worked-commands", "git-worked-commands", MIXED]
+    for name, entries in plan.skills.items():
+        write_skill(root / "skills" / name, name, plan.categories[name], entries)
+    return Workspace(root)
+
+
+def test_a_skill_declaring_the_tasks_category_is_placed_and_a_shared_one_keeps_only_that_section(tmp_path):
+    """Run 20: the shared skill was placed for a files task (`newest-file-name`, whose words matched
+    it), and a scripting task read its other kinds' entries. A skill declaring the task's category
+    (metadata.category) wins over words; a shared one keeps only the task's section; a kind no skill
+    declares gets nothing from a library that declares kinds; no category leaves words to decide."""
+    from adaptive_skill.skills import skill_categories
+
+    ws = _declared_library(tmp_path / "ws")
+    skills = ws.skills()
+    assert {s.name: sorted(skill_categories(s)) for s in skills} == {
+        "files-permissions-worked-commands": ["files-permissions"], "git-worked-commands": ["git"],
+        "mixed-worked-commands": ["json-csv", "sqlite"]}
+    embedder = make_embedder(EmbedderConfig())
+
+    def place(instruction, category):
+        return best_skill(skills, instruction, budget_tokens=300, embedder=embedder, count_tokens=estimate_tokens,
+                          category=category)
+
+    # words pull toward git (repo, commit, tag); the declared category decides
+    words = "Write the tag of the last commit of /app/repo into the table tags of /app/app.db."
+    assert place(words, "").name == "git-worked-commands"
+    sqlite = place(words, "sqlite")
+    assert sqlite.name == "mixed-worked-commands" and sqlite.category == "sqlite"
+    assert "DROP TABLE logs" in sqlite.body and "data.csv" not in sqlite.body and "### json-csv" not in sqlite.body
+    assert "### sqlite" in sqlite.body and "## Verification" in sqlite.body
+    # a task of a declared kind whose words share nothing with its skill still gets it
+    files = place("Write the name of the newest log under /var/log to /tmp/x.", "Files & Permissions")
+    assert files.name == "files-permissions-worked-commands" and files.category == "files-permissions"
+    assert files.to_dict()["category"] == "files-permissions"
+    # no skill declares text-processing: the library places nothing rather than another kind's
+    assert place("Count the lines of /app/repo's commit log in /app/app.db.", "text-processing") is None
+    # an undeclared library (the expert's) ranks by words with or without a category
+    expert = workspace(tmp_path / "expert").skills()
+    task = "Create an annotated git tag v1.2.0 in /app/repo."
+    by_words = best_skill(expert, task, budget_tokens=300, embedder=embedder, count_tokens=estimate_tokens)
+    with_kind = best_skill(expert, task, budget_tokens=300, embedder=embedder, count_tokens=estimate_tokens,
+                           category="sqlite")
+    assert by_words == with_kind and by_words.name == "git-basics" and by_words.category == ""
+
+
+def test_a_declared_category_is_read_as_untrusted_frontmatter(tmp_path):
+    """metadata is the evolver's text: a value of another type declares nothing, a long or odd one is
+    cut and normalized, and no value makes placement fail."""
+    from adaptive_skill.skills import Skill, skill_categories
+
+    def skill(frontmatter):
+        return Skill("x", "Use when x.", "## Steps\n1. a\n2. b\n", tmp_path, frontmatter)
+
+    assert skill_categories(skill({})) == frozenset()
+    for odd in ({"metadata": "git"}, {"metadata": {"category": ["git"]}}, {"metadata": {"category": 5}},
+                {"metadata": None}, {"metadata": {"category": " , ,"}}):
+        assert skill_categories(skill(odd)) == frozenset(), odd
+    assert skill_categories(skill({"metadata": {"category": "Git, ../../etc/passwd ,JSON/CSV"}})) == {
+        "git", "etc-passwd", "json-csv"}
+    assert len(skill_categories(skill({"metadata": {"category": "a," * 10**6}}))) == 1  # read up to 1000 chars
+    embedder = make_embedder(EmbedderConfig())
+    placed = best_skill([skill({"metadata": {"category": ["git"]}}), skill({"metadata": {"category": "git"}})],
+                        "anything at all", budget_tokens=300, embedder=embedder, count_tokens=estimate_tokens,
+                        category="git")
+    assert placed is not None and placed.category == "git"
+
+
+def test_the_agent_places_by_its_tasks_category(tmp_path, local_sandbox):
+    """LLMAgent.solve hands the task's category to the placement (MemoryOptions.category); the
+    trajectory's metadata.inline_skill records the skill and the category it was placed for."""
+    import json
+
+    from adaptive_skill.config import EvolveConfig
+    from adaptive_skill.harness.agents import build_agent
+    from adaptive_skill.llm.scripted import ScriptedLLM
+    from adaptive_skill.tasks.model import Task
+
+    ws = _declared_library(tmp_path / "ws")
+    config = EvolveConfig(skill_in_prompt_tokens=300, spiral={"enabled": False})
+    agent = build_agent("llm", config, workspace=ws, trajectories_dir=tmp_path / "trajs",
+                        llm=ScriptedLLM([{"tool_calls": [{"name": "submit", "arguments": {"answer": "done"}}]}], None))
+    task = Task(id="drop-logs", path=tmp_path, layout="harbor", category="sqlite",
+                instruction="Write the tag of the last commit of /app/repo into the table tags of /app/app.db.")
+    outcome = agent.solve(task, local_sandbox)
+    saved = json.loads(Path(outcome.trajectory_path).read_text())
+    assert saved["metadata"]["inline_skill"]["name"] == "mixed-worked-commands"
+    assert saved["metadata"]["inline_skill"]["category"] == "sqlite"
+    placed = saved["messages"][0]["content"].split("The skill that best matches this task")[1]
+    assert "DROP TABLE logs" in placed and "data.csv" not in placed

@@ -216,7 +216,9 @@ def test_bad_counts_are_one_line_and_exit_2(tmp_path, args, message):
 
 def test_the_probe_counts_a_skill_placed_for_a_kind_without_one_as_off_topic(tmp_path):
     """inline_probe.py --expect category on a distilled workspace: a git task expects the git skill,
-    a JSON task (no json-csv skill) expects none; --floor above every relevance places nothing."""
+    a JSON task (no json-csv skill) expects none. Given the task's category, as the agent gives it,
+    the JSON task gets none; by words alone (--words-only, as before 2026-11-29) it got the files
+    skill, whose description shares "json". --floor above every relevance places nothing."""
     import subprocess
     seed = tmp_path / "seed"
     (seed / "prompts").mkdir(parents=True)
@@ -227,12 +229,13 @@ def test_the_probe_counts_a_skill_placed_for_a_kind_without_one_as_off_topic(tmp
     distill(passed, seed, tmp_path / "ws", max_skills=5)
     probe = [sys.executable, str(REPO / "benchmarks" / "evolution" / "inline_probe.py"), "--workspace",
              str(tmp_path / "ws"), "--expect", "category", "--tasks", "git-create-branch", "json-set-value"]
-    lines = subprocess.run(probe, capture_output=True, text=True, cwd=REPO, timeout=120).stdout.splitlines()
-    rows = {line.split()[0]: line.split()[2] for line in lines if line.startswith(("git-", "json-"))}
-    assert rows == {"git-create-branch": "git-worked-commands", "json-set-value": "(none)"}
-    assert any(line.startswith("json-set-value") and "placed files-permissions-worked-commands" in line
-               for line in lines)  # "json" is a word the copy task's description shares
-    assert lines[-1].endswith("an off-topic skill placed for 1, 1 of them of the 1 task(s) whose kind has no skill")
+    for extra, placed_for_json, offtopic in (([], "(none)", "0, 0"), (["--words-only"], "files-permissions", "1, 1")):
+        lines = subprocess.run([*probe, *extra], capture_output=True, text=True, cwd=REPO, timeout=120).stdout.splitlines()
+        rows = {line.split()[0]: line.split()[2] for line in lines if line.startswith(("git-", "json-"))}
+        assert rows == {"git-create-branch": "git-worked-commands", "json-set-value": "(none)"}
+        assert any(line.startswith("json-set-value") and f"placed {placed_for_json}" in line for line in lines), extra
+        assert lines[-1].endswith(f"an off-topic skill placed for {offtopic} of them of the 1 task(s) whose kind "
+                                  "has no skill"), extra
     floored = subprocess.run([*probe, "--floor", "1.01"], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert floored.stdout.splitlines()[-1] == ("placed: the right skill placed for 0 of 1 tasks (0%), none placed "
                                                "for 1; an off-topic skill placed for 0, 0 of them of the 1 task(s) "

@@ -321,12 +321,14 @@ class MemoryOptions:
     """How memory reaches the prompt: the token budget (`memory_budget_tokens` in the config), the
     embedder that ranks entries by relevance to the task (None: recency only), the token counter;
     and `skill_tokens` (`skill_in_prompt_tokens`): the budget of the best-matching skill's body placed
-    in the prompt (agent/inline.py; 0: none, the agent reads skills with read_skill)."""
+    in the prompt (agent/inline.py; 0: none, the agent reads skills with read_skill), and `category`,
+    the task's category, which a skill may declare it is written for (one attempt's; "" unknown)."""
 
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
     embedder: Any = None
     count_tokens: Callable[[str], int] = estimate_tokens
     skill_tokens: int = 0
+    category: str = ""
 
 
 @dataclass(frozen=True)
@@ -403,7 +405,7 @@ def build_system_prompt(workspace: Workspace, native_tools: bool, *, instruction
     if memory.skill_tokens > 0:
         inline = best_skill(workspace.skills(require_verification=False, max_body_chars=10**9), instruction,
                             budget_tokens=memory.skill_tokens, embedder=memory.embedder,
-                            count_tokens=memory.count_tokens)
+                            count_tokens=memory.count_tokens, category=memory.category)
         if inline is not None:  # last, after what every task shares (the model's evaluated prefix)
             text = f"{text.rstrip()}\n\n{inline.text()}"
     return SystemPrompt(text, selection, inline)

@@ -44,7 +44,7 @@ from adaptive_skill.evolve.relevance import Failures, fold, installs
 from adaptive_skill.evolve.rules import skill_names
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.observe.observations import EXPLORED, TESTS, WORKED, passed
-from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, parse_skill_text
+from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, category_key, parse_skill_text
 
 if TYPE_CHECKING:
     from adaptive_skill.runs import RunDir
@@ -70,6 +70,7 @@ class Entry:
     sentence: str
     commands: list[str]
     task: str = ""  # "" for an entry read back from a skill
+    category: str = ""  # its task's category_key; read back from MIXED, its section's ("" before 2026-11-29)
 
     def text(self, number: int) -> str:
         return f"{number}. {self.sentence}\n" + "\n".join(f"   `{c}`" for c in self.commands)
@@ -84,6 +85,12 @@ class Passed:
     category: str
     entry: Entry
     explored: bool  # only a hotter attempt (the explore phase) passed it
+
+    @classmethod
+    def of(cls, task: str, category: str, sentence: str, commands: list[str], explored: bool) -> Passed:
+        """A passed task's entry: its last three commands; no category is "uncategorized", as Task's."""
+        category = category or "uncategorized"
+        return cls(task, category, Entry(sentence, commands[-3:], task, category_key(category)), explored)
 
 
 @dataclass
@@ -182,8 +189,7 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
         if not kept or not sentence:
             continue
         category = worked.get("category") if isinstance(worked.get("category"), str) else ""
-        found.append(Passed(folder.name, category or "uncategorized", Entry(sentence, kept[-3:], folder.name),
-                            explored))
+        found.append(Passed.of(folder.name, category, sentence, kept, explored))
     return found
 
 
@@ -248,7 +254,7 @@ def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed]
         entries.append(item.entry)
         known.add(item.entry.sentence)
         added.append(item.task)
-    while entries and len(body(entries)) > body_chars:
+    while entries and len(body(entries, shared=not category)) > body_chars:
         dropped = entries.pop(0)
         if dropped.task in added:
             added.remove(dropped.task)
@@ -258,25 +264,40 @@ def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed]
 
 
 def skill_name(category: str) -> str | None:
-    name = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")[:40].strip("-") + SUFFIX
+    name = category_key(category)[:40].strip("-") + SUFFIX
     return name if NAME_PATTERN.match(name) else None
 
 
-def body(entries: list[Entry]) -> str:
-    lines = "\n".join(entry.text(number) for number, entry in enumerate(entries, 1))
-    return f"## Steps\n{INTRO}\n{lines}\n\n## Verification\n{CHECK}\n"
+def body(entries: list[Entry], *, shared: bool = False) -> str:
+    """The skill's body. `shared` (MIXED): the entries grouped by category, each group under a
+    `### <category>` line, so the skill placed in the prompt keeps only the task's own (agent/inline.py)."""
+    if shared:
+        order = list(dict.fromkeys(e.category for e in entries))
+        entries = [e for category in order for e in entries if e.category == category]
+    lines, section = [], ""
+    for number, entry in enumerate(entries, 1):
+        if shared and entry.category and entry.category != section:
+            section = entry.category
+            lines.append(f"### {section}")
+        lines.append(entry.text(number))
+    text = "\n".join(lines)
+    return f"## Steps\n{INTRO}\n{text}\n\n## Verification\n{CHECK}\n"
 
 
 def write_skill(folder: Path, name: str, category: str, entries: list[Entry]) -> None:
     """skills/<name>/SKILL.md: its description the entries' sentences (what the best-matching skill in
-    the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries."""
+    the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries, and the categories it
+    is written for as `metadata.category` (skills.skill_categories: what the prompt places it for)."""
     described = "; ".join(e.sentence.rstrip(".") for e in entries)
     kind = f"{category} tasks" if category else "tasks of several kinds"  # "": MIXED
     description = f"Use for {kind} like these: {described}"[:DESCRIPTION_CHARS]
-    front = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, allow_unicode=True,
-                           width=float("inf"))
+    kinds = [category_key(category)] if category else list(dict.fromkeys(e.category for e in entries if e.category))
+    front = {"name": name, "description": description}
+    if kinds:
+        front["metadata"] = {"category": ", ".join(kinds)}
+    text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=float("inf"))
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "SKILL.md").write_text(f"---\n{front}---\n\n{body(entries)}", encoding="utf-8")
+    (folder / "SKILL.md").write_text(f"---\n{text}---\n\n{body(entries, shared=not category)}", encoding="utf-8")
 
 
 def written_here(path: Path) -> bool:
@@ -319,9 +340,14 @@ def entries_of(skill_md: str) -> list[Entry]:
     except SkillFormatError:
         return []
     entries: list[Entry] = []
+    section = ""
     for line in text.splitlines():
-        if (entry := _ENTRY.match(line)) and _clean(entry.group(1)) == entry.group(1):
-            entries.append(Entry(entry.group(1)[:INSTRUCTION_CHARS], []))
+        if line.startswith("### "):
+            section = category_key(line[4:])[:40]
+        elif line.startswith("#"):
+            section = ""
+        elif (entry := _ENTRY.match(line)) and _clean(entry.group(1)) == entry.group(1):
+            entries.append(Entry(entry.group(1)[:INSTRUCTION_CHARS], [], category=section))
         elif (command := _COMMAND.match(line)) and entries and _usable(command.group(1)) \
                 and len(entries[-1].commands) < 3:
             entries[-1].commands.append(command.group(1))

@@ -88,7 +88,8 @@ class LLMAgent:
         monitor: StepMonitor | None = self.monitor_factory(task) if self.monitor_factory else None
         # The skills' files go into the sandbox before the agent's first step (docs/engine.md).
         mount = install_skills(self.workspace, sandbox)
-        agent = TerminalAgent(self.llm, self.workspace, limits, monitor=monitor, memory=self.memory, skill_mount=mount)
+        agent = TerminalAgent(self.llm, self.workspace, limits, monitor=monitor, skill_mount=mount,
+                              memory=replace(self.memory, category=task.category))
         path = self.trajectories_dir / f"{task.id}.json"
         instruction = task.instruction + (DRAFT_NOTE if self.drafts_dir else "")
         trajectory = agent.run(task.id, instruction, sandbox, path)

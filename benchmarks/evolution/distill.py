@@ -42,7 +42,6 @@ from curve_stats import paired_difference, pass_rate  # noqa: E402
 from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.evolve.distill import (  # noqa: E402
     BODY_CHARS,
-    Entry,
     Passed,
     first_sentence,
     plan_skills,
@@ -57,7 +56,7 @@ def distill(passed: list[tuple[str, str, str, list[str]]], seed_workspace: Path,
     """A workspace at `out`: the seed's prompts and memory, and the skills the distilling evolver
     (adaptive_skill/evolve/distill.py) writes from the passed (task, category, instruction, commands)
     into an empty library: one per category, the categories with the most passed tasks first."""
-    found = [Passed(task, category or "uncategorized", Entry(first_sentence(instruction), commands[-3:], task), False)
+    found = [Passed.of(task, category, first_sentence(instruction), commands, False)
              for task, category, instruction, commands in passed if commands and first_sentence(instruction)]
     if out.exists():
         shutil.rmtree(out)

@@ -1,7 +1,7 @@
 """Does the skill placed in the prompt (skill_in_prompt_tokens) cover the task? No model needed.
 
     python benchmarks/evolution/inline_probe.py [--workspace DIR] [--suite DIR] [--tasks ID ...] [--ranking R]
-        [--expect kinds|category] [--floor F]
+        [--expect kinds|category] [--floor F] [--words-only]
 
 For every task of the suite whose kind one of the workspace's skills is written for, which skill
 agent/inline.py's best_skill places in the prompt (with the lexical embedder, the default), against
@@ -15,9 +15,12 @@ files-permissions and archives -> files-archives, a zip archive -> json-csv-pyth
 Prints per task the expected and the placed skill and its relevance, then the share placed right,
 none placed, and off-topic placed.
 
-`--expect category` is for a workspace of distill.py's (one skill per task category, named
-`<category>-worked-commands`): a task's skill is its category's, and a task whose category has no
-skill should get none, so every skill placed for it is off-topic. `--floor F` places nothing below
+`--expect category` is for a workspace of distill.py's or the distilling evolver's (a skill per task
+category, `<category>-worked-commands`, and the shared `mixed-worked-commands`): a task's skill is the
+one declaring its category (metadata.category), and a task whose category no skill holds should get
+none, so every skill placed for it is off-topic. The task's category (task.toml) is given to the
+placement as the agent gives it; `--words-only` leaves it out, as before 2026-11-29, when words alone
+decided. `--floor F` places nothing below
 relevance F (what a higher WORD_MIN_RELEVANCE would do; the product's floor is one shared word).
 """
 
@@ -35,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from adaptive_skill.agent.inline import MIN_RELEVANCE, best_skill, embedder_relevance  # noqa: E402
 from adaptive_skill.embed.lexical import LexicalEmbedder  # noqa: E402
 from adaptive_skill.observe.tokens import TokenCounter  # noqa: E402
+from adaptive_skill.skills import category_key, skill_categories  # noqa: E402
 from adaptive_skill.workspace import Workspace  # noqa: E402
 
 KIND_SKILL = {"git": "git-basics", "json-csv": "json-csv-python", "scripting": "shell-scripts",
@@ -49,11 +53,18 @@ def expected_skill(task: Path) -> str | None:
     return KIND_SKILL.get(category)
 
 
-def category_skill(task: Path, names: set[str]) -> str | None:
-    """distill.py's skill for the task's category, None when the workspace has none for it."""
-    category = tomllib.loads((task / "task.toml").read_text())["metadata"].get("category") or "other"
-    name = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") + "-worked-commands"
-    return name if name in names else None
+def task_category(task: Path) -> str:
+    return tomllib.loads((task / "task.toml").read_text())["metadata"].get("category") or "uncategorized"
+
+
+def category_skill(task: Path, skills) -> str | None:
+    """The distilling evolver's skill for the task's category: the one declaring it (metadata.category,
+    the shared skill for the kinds it holds), else `<category>-worked-commands`; None when the
+    workspace has none for it."""
+    kind = category_key(task_category(task))
+    declared = sorted(s.name for s in skills if kind in skill_categories(s))
+    name = kind + "-worked-commands"
+    return declared[0] if declared else name if name in {s.name for s in skills} else None
 
 
 def cosine_pick(skills, instruction: str, embedder) -> str | None:
@@ -75,9 +86,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="kinds: the expert workspace's skill per kind (default); category: distill.py's "
                         "<category>-worked-commands, none for a category without one")
     p.add_argument("--floor", type=float, default=0.0, help="place nothing below this relevance (default 0)")
+    p.add_argument("--words-only", action="store_true",
+                   help="do not give the task's category to the placement (as before 2026-11-29): words decide")
     args = p.parse_args(argv)
     skills = Workspace(args.workspace).skills(require_verification=False, max_body_chars=10**9)
-    names = {s.name for s in skills}
     embedder, count = LexicalEmbedder(), TokenCounter().count
     tasks = sorted(t for t in args.suite.iterdir() if (t / "task.toml").is_file())
     if args.tasks:
@@ -88,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         tasks = [t for t in tasks if t.name in args.tasks]
     right = none = covered = uncovered = offtopic = stray = 0
     for task in tasks:
-        want = expected_skill(task) if args.expect == "kinds" else category_skill(task, names)
+        want = expected_skill(task) if args.expect == "kinds" else category_skill(task, skills)
         if want is None and args.expect == "kinds":
             continue
         instruction = (task / "instruction.md").read_text()
@@ -96,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.ranking == "cosine":
             got = cosine_pick(skills, instruction, embedder)
         else:
-            placed = best_skill(skills, instruction, budget_tokens=args.budget, embedder=embedder, count_tokens=count)
+            placed = best_skill(skills, instruction, budget_tokens=args.budget, embedder=embedder, count_tokens=count,
+                                category="" if args.words_only else task_category(task))
             got, relevance = (placed.name, placed.relevance) if placed else (None, None)
             if relevance is not None and relevance < args.floor:
                 got = None
