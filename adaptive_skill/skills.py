@@ -40,10 +40,14 @@ class Skill:
     frontmatter: dict[str, Any]
 
 
+CATEGORY_CHARS = 40
+
+
 def category_key(category: str) -> str:
-    """A task category as skills name it: lower case, runs of other characters one hyphen
-    ("Files & Permissions" -> "files-permissions"); "" when nothing is left."""
-    return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")
+    """A task category as skills name it: lower case, runs of other characters one hyphen, at most
+    CATEGORY_CHARS ("Files & Permissions" -> "files-permissions"); "" when nothing is left. A key is
+    its own key, so a key read back from a file compares equal to the task's."""
+    return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")[:CATEGORY_CHARS].strip("-")
 
 
 def skill_categories(skill: Skill) -> frozenset[str]:

@@ -195,10 +195,47 @@ def test_a_declared_category_is_read_as_untrusted_frontmatter(tmp_path):
         "git", "etc-passwd", "json-csv"}
     assert len(skill_categories(skill({"metadata": {"category": "a," * 10**6}}))) == 1  # read up to 1000 chars
     embedder = make_embedder(EmbedderConfig())
-    placed = best_skill([skill({"metadata": {"category": ["git"]}}), skill({"metadata": {"category": "git"}})],
-                        "anything at all", budget_tokens=300, embedder=embedder, count_tokens=estimate_tokens,
-                        category="git")
-    assert placed is not None and placed.category == "git"
+
+    def named(name, frontmatter):
+        return Skill(name, "Use when x.", f"## Steps\n1. {name}\n2. b\n", tmp_path, frontmatter)
+
+    listed, declared = named("a-listed", {"metadata": {"category": ["git"]}}), named("b-declared", {"metadata": {"category": "git"}})
+    placed = best_skill([listed, declared], "anything at all", budget_tokens=300, embedder=embedder,
+                        count_tokens=estimate_tokens, category="git")
+    assert placed is not None and placed.name == "b-declared" and placed.category == "git"
+
+
+def test_sections_headings_and_a_library_of_both_kinds(tmp_path):
+    """own_sections drops only the other declared kinds' `### ` sections, each up to the next heading
+    of level 1-3 (a `####` inside stays with its section; a `### Notes` is no kind and stays); a task
+    with no category gets the whole body by words; a task whose kind no skill declares gets the
+    undeclared (hand-written) skill, never a declaring one; a hostile heading costs no time."""
+    from adaptive_skill.agent.inline import own_sections
+    from adaptive_skill.skills import Skill
+
+    lines = ["## Steps", "intro", "### git", "1. g", "#### more git", "2. gg", "### Notes", "n", "### sqlite", "3. s",
+             "## Verification", "v"]
+    assert own_sections(lines, "sqlite", frozenset({"git", "sqlite"})) == [
+        "## Steps", "intro", "### Notes", "n", "### sqlite", "3. s", "## Verification", "v"]
+    hostile = ["### a" + " \t" * 20000 + "b", "1. x"]
+    assert own_sections(hostile, "git", frozenset({"git"})) == hostile  # no kind named: kept, and at once
+
+    ws = _declared_library(tmp_path / "ws")
+    embedder = make_embedder(EmbedderConfig())
+    seed = Skill("check-your-work", "Use when you count the lines of a log file.",
+                 "## Steps\n1. wc -l the file.\n2. cat what you wrote.\n", tmp_path, {})
+    skills = [*ws.skills(), seed]
+    task = "Count the rows of /app/data.csv and drop the table logs of /app/app.db."
+
+    def place(instruction, category):
+        return best_skill(skills, instruction, budget_tokens=300, embedder=embedder, count_tokens=estimate_tokens,
+                          category=category)
+
+    whole = place(task, "")
+    assert whole.name == "mixed-worked-commands" and whole.category == ""
+    assert "### json-csv" in whole.body and "### sqlite" in whole.body
+    assert place("Count the lines of /app/log.txt.", "text-processing").name == "check-your-work"
+    assert place("Count the lines of /app/log.txt.", "sqlite").name == "mixed-worked-commands"
 
 
 def test_the_agent_places_by_its_tasks_category(tmp_path, local_sandbox):

@@ -363,3 +363,54 @@ def test_a_shared_skill_written_before_sections_keeps_its_entries_and_gains_sect
     assert f"{INTRO}\n1. Old one.\n   `touch /app/old`\n### sqlite\n2. Make table t0 in /app/db." in text
     assert [(e.sentence, e.category) for e in read_entries(ws / "skills" / MIXED / "SKILL.md")] == [
         ("Old one.", ""), ("Make table t0 in /app/db.", "sqlite")]
+
+
+def test_a_long_category_keeps_one_key_in_the_name_the_metadata_the_sections_and_the_task(tmp_path):
+    """A category over 40 characters: the skill's name, its metadata, the shared skill's section and
+    the task's own key are one value (skills.category_key), so placement finds the skill and a
+    section read back next cycle is the same section."""
+    from adaptive_skill.evolve.distill import MIXED
+    from adaptive_skill.skills import category_key, skill_categories
+    from adaptive_skill.workspace import Workspace
+
+    long = "Very Long Category Name That Exceeds Forty Characters & More"
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    _task(obs, "l0", instruction="Do the long thing in /app.", score=9, category=long, commands=["touch /app/l0"])
+    _evolve(tmp_path, ws, obs)
+    skill = next(s for s in Workspace(ws).skills() if s.name.startswith("very-long"))
+    assert skill_categories(skill) == {category_key(long)} and len(category_key(long)) <= 40
+    assert skill.name == category_key(long) + "-worked-commands"
+    # the same kind in the shared skill, over two cycles: one section, not two
+    ws2 = _workspace(tmp_path / "b")
+    for i, (category, n) in enumerate([("git", 3), (long, 1), ("sqlite", 1)]):
+        for j in range(n):
+            _task(tmp_path / "o1", f"t{i}{j}", instruction=f"Thing {i} {j} in /app.", score=9, category=category,
+                  commands=[f"touch /app/t{i}{j}"])
+    _evolve(tmp_path, ws2, tmp_path / "o1", _config(max_skills=3), name="c1")
+    _task(tmp_path / "o2", "t19", instruction="Thing 1 9 in /app.", score=9, category=long, commands=["touch /app/t19"])
+    _evolve(tmp_path, ws2, tmp_path / "o2", _config(max_skills=3), name="c2")
+    text = (ws2 / "skills" / MIXED / "SKILL.md").read_text()
+    assert text.count(f"### {category_key(long)}\n") == 1
+    assert [e.category for e in read_entries(ws2 / "skills" / MIXED / "SKILL.md")].count(category_key(long)) == 2
+
+
+def test_a_full_shared_skill_drops_the_oldest_of_its_largest_kind(tmp_path):
+    """The shared skill is read back grouped by kind, so its first entry is not the oldest: with the
+    body full, the first entry of the kind with most entries goes, and no kind is drained while
+    another keeps older entries."""
+    from adaptive_skill.evolve.distill import MIXED
+
+    ws = _workspace(tmp_path)
+    for name in ("a-worked-commands", "b-worked-commands", "c-worked-commands"):
+        (ws / "skills" / name).mkdir()
+        (ws / "skills" / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Use for x.\n---\n\nMine.\n")
+    cycles = [[("j1", "json"), ("s1", "sqlite")], [("s2", "sqlite")], [("a1", "archives")]]
+    for n, batch in enumerate(cycles):
+        obs = tmp_path / f"obs{n}"
+        for task, category in batch:
+            _task(obs, task, instruction=f"Do {task} with /app/{task}: " + "x" * 60 + ".", score=9, category=category,
+                  commands=[f"touch /app/{task}-" + "y" * 100])
+        _evolve(tmp_path, ws, obs, _config(max_skills=5, skills={"max_body_chars": 900}), name=f"e{n}")
+    kept = [(e.sentence.split()[1], e.category) for e in read_entries(ws / "skills" / MIXED / "SKILL.md")]
+    # s1 went, the oldest of sqlite, the largest kind; the first entry, j1, was json's only one
+    assert kept == [("j1", "json"), ("s2", "sqlite"), ("a1", "archives")]

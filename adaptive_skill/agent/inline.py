@@ -20,10 +20,12 @@ skills.skill_categories; the distilling evolver writes it). When the task's cate
 skill declares it, only such skills are candidates, and the best of them is placed whatever its
 words; when no skill declares it, only the skills that declare nothing are (a library whose skills
 all declare their kinds places nothing for a kind it has no skill for). A placed skill that declares
-several categories and has a `### <category>` section for each leaves out the sections of the
-others. Run 20's shared skill for four kinds was placed for tasks of other kinds, and its entries of
-other kinds were read by tasks of its own (docs/results.md): the skill holding the task's kind was
-placed for 29 of 40 holdout tasks. A library that declares no categories (the seed, the expert, any
+several categories leaves out the `### <category>` sections it has of the others (each up to the next
+heading of level 1-3). Run 20's shared skill for four kinds was placed for tasks of other kinds, and
+its entries of other kinds were read by tasks of its own (docs/results.md): the skill holding the
+task's kind was placed for 29 of 40 holdout tasks. A declaration is the skill's own claim, not
+checked against its steps: an evolver's skill declaring every kind is placed for all of them, and the
+gate judges what that does. A library that declares no categories (the seed, the expert, any
 skill written by hand) is ranked by words alone, as before.
 """
 
@@ -42,7 +44,6 @@ MIN_LINES = 2  # a body cut to fit keeps at least this many lines that are not h
 MIN_RELEVANCE = 0.1  # an embedder's cosine; the lexical embedder scored unrelated texts up to about 0.06
 WORD_MIN_RELEVANCE = 1e-9  # words: at least one word of the library's vocabulary in common
 _WORD = re.compile(r"[a-z0-9]+")
-_SECTION = re.compile(r"^###\s+(\S.*?)\s*$")
 _STOP = frozenset("the a an to of and or in on for with is are be that this it as at by from use when any your "
                   "you not no so".split())
 
@@ -98,13 +99,15 @@ def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, emb
 
 
 def own_sections(lines: list[str], kind: str, declared: frozenset[str]) -> list[str]:
-    """`lines` without the `### <category>` sections of the skill's other declared categories (up to
-    the next heading); every other line, and a section heading that names no declared category, kept."""
+    """`lines` without the `### <category>` sections of the skill's other declared categories (each up
+    to the next heading of level 1-3; a `####` inside one stays in it); every other line, and a
+    section whose heading names no declared category, kept."""
     kept, skipping = [], False
     for line in lines:
-        if line.lstrip().startswith("#"):
-            section = _SECTION.match(line.strip())
-            name = category_key(section.group(1)) if section else ""
+        text = line.strip()
+        level = len(text) - len(text.lstrip("#"))
+        if 1 <= level <= 3:
+            name = category_key(text[3:]) if level == 3 else ""
             skipping = name in declared and name != kind
         if not skipping:
             kept.append(line)

@@ -27,7 +27,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from pathlib import Path
@@ -228,7 +228,7 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
                 plan.left[item.task] = f"a skill {name} exists that this evolver did not write"
         elif name != MIXED and (name in existing or free > 0):
             free -= name not in existing
-            _add(plan, before, name, _clean(category)[:40], items, existing, body_chars)
+            _add(plan, before, name, _clean(category), items, existing, body_chars)
         elif mixed:
             shared.append(items)
         else:
@@ -243,7 +243,8 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
 def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed], existing: set[str],
          body_chars: int) -> None:
     """Plan skill `name`: its entries (read back when it exists) and `items` new at their end, the
-    oldest dropped while the body is over `body_chars`; category "" for MIXED."""
+    oldest dropped while the body is over `body_chars` (MIXED: the oldest of its largest kind, see
+    _oldest); category "" for MIXED."""
     entries = read_entries(before / "skills" / name / "SKILL.md") if name in existing else []
     known = {e.sentence for e in entries}
     added = []
@@ -255,7 +256,7 @@ def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed]
         known.add(item.entry.sentence)
         added.append(item.task)
     while entries and len(body(entries, shared=not category)) > body_chars:
-        dropped = entries.pop(0)
+        dropped = entries.pop(_oldest(entries, shared=not category))
         if dropped.task in added:
             added.remove(dropped.task)
             plan.left[dropped.task] = f"{name} is full"
@@ -263,8 +264,20 @@ def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed]
         plan.skills[name], plan.new[name], plan.categories[name] = entries, added, category
 
 
+def _oldest(entries: list[Entry], *, shared: bool) -> int:
+    """Which entry goes when a body is full: the first, the oldest. The shared skill is read back
+    grouped by kind, so its first entry is the first kind's, not the oldest: there the first entry of
+    the kind with most entries goes (ties: the kind that comes first), so no kind is drained while
+    another keeps entries older than its own."""
+    if not shared:
+        return 0
+    counts = Counter(e.category for e in entries)
+    kind = next(e.category for e in entries if counts[e.category] == max(counts.values()))
+    return next(i for i, e in enumerate(entries) if e.category == kind)
+
+
 def skill_name(category: str) -> str | None:
-    name = category_key(category)[:40].strip("-") + SUFFIX
+    name = category_key(category) + SUFFIX
     return name if NAME_PATTERN.match(name) else None
 
 
@@ -289,7 +302,7 @@ def write_skill(folder: Path, name: str, category: str, entries: list[Entry]) ->
     the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries, and the categories it
     is written for as `metadata.category` (skills.skill_categories: what the prompt places it for)."""
     described = "; ".join(e.sentence.rstrip(".") for e in entries)
-    kind = f"{category} tasks" if category else "tasks of several kinds"  # "": MIXED
+    kind = f"{category[:40]} tasks" if category else "tasks of several kinds"  # "": MIXED
     description = f"Use for {kind} like these: {described}"[:DESCRIPTION_CHARS]
     kinds = [category_key(category)] if category else list(dict.fromkeys(e.category for e in entries if e.category))
     front = {"name": name, "description": description}
@@ -343,7 +356,7 @@ def entries_of(skill_md: str) -> list[Entry]:
     section = ""
     for line in text.splitlines():
         if line.startswith("### "):
-            section = category_key(line[4:])[:40]
+            section = category_key(line[4:])
         elif line.startswith("#"):
             section = ""
         elif (entry := _ENTRY.match(line)) and _clean(entry.group(1)) == entry.group(1):
