@@ -304,3 +304,22 @@ def test_cycle_evidence_reads_each_cycle_and_the_report_shows_it(tmp_path):
     text = markdown(results)
     assert "| 1 | added a/b | 2 / 8 | 75% / 50% | 25% [0%, 50%] | 1 / 0 / 1 | accepted as evo-1: LLR 2.6 |" in text
     assert "| 2 | no failure | not gated |" in text and "c0ffee skills/zip/SKILL.md" in text
+
+
+def test_replace_check_refuses_what_it_cannot_check_in_one_line(tmp_path):
+    """benchmarks/evolution/replace_check.py: a directory run.py did not write, and a run whose cycle
+    has no candidate (its evolve phase not reached), are one line and exit 2, never a traceback."""
+    import subprocess
+
+    import run as bench
+
+    script = [sys.executable, str(REPO / "benchmarks" / "evolution" / "replace_check.py")]
+    missing = subprocess.run([*script, "--out", str(tmp_path / "nothing")], capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "not a run.py --out directory" in missing.stderr
+    out = tmp_path / "out"
+    s = bench.settings(bench.parse_args(["--out", str(out), "--quick", "--evolver", "distill"]))
+    out.mkdir()
+    (out / "state.json").write_text(json.dumps({"settings": s, "parts": {}}))
+    early = subprocess.run([*script, "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert early.returncode == 2 and "Traceback" not in early.stderr, early.stderr
+    assert early.stderr.count("\n") == 1 and "cycle 1 has no candidate" in early.stderr

@@ -4,7 +4,9 @@ the prompt does, without a whole run.
 
     python benchmarks/evolution/replace_check.py --out DIR [--cycle N] [--controls K] [--dry-run]
 
-DIR is a run.py --out directory whose cycle N (default 1) ran the distilling evolver and was gated.
+DIR is a run.py --out directory whose cycle N (default 1) ran the distilling evolver. When the
+cycle was not gated (the run stopped after its evolve phase), every holdout task is run, and the
+new workspace is paired with the seed only.
 The evolver is run again, with no model, on that cycle's observations and the workspace the cycle
 started from (the seed's, evo-0, for cycle 1): the same entries, in the form and with the metadata
 the code writes now (without the gate's memory of rejected entries, which would leave out the
@@ -95,8 +97,10 @@ def start(args: argparse.Namespace) -> None:
     engine = bench.open_engine()
     cycle_dir = engine.run_dir.cycle_dir(args.cycle)
     evolve, gate = read_json(cycle_dir / "evolve.json", None) or {}, read_json(cycle_dir / "gate.json", None) or {}
-    if not evolve.get("candidate") or not gate.get("gated"):
-        raise UserError(f"{cycle_dir}: cycle {args.cycle} has no gated candidate")
+    if not evolve.get("candidate"):
+        raise UserError(f"{cycle_dir}: cycle {args.cycle} has no candidate (its evolve phase wrote nothing, or has "
+                        "not finished)")
+    was_gated = bool(gate.get("gated"))
     if "seed" not in state.get("parts", {}):
         raise UserError(f"{out}: run.py has not evaluated the seed here")
     if engine.config.evolver.mode != "distill":
@@ -134,17 +138,21 @@ def start(args: argparse.Namespace) -> None:
         seed_ws = engine.repo.export("evo-0", scratch / "seed")
         seed_rounds = out / state["parts"]["seed"]["attempts_dir"]  # run.py's seed part, the gate's baseline
         seed = gate_scores(engine, seed_ws, seed_rounds, repeats, "seed (cached)")
-        gated = gate_scores(engine, before, cycle_dir / "gate-mutated", repeats, "gated candidate (cached)")
-        controls = unchanged[:max(0, args.controls)]
-        rerun = changed + controls
+        if was_gated:
+            gated = gate_scores(engine, before, cycle_dir / "gate-mutated", repeats, "gated candidate (cached)")
+            controls = unchanged[:max(0, args.controls)]
+            rerun = changed + controls
+        else:  # no gate ran (the run was stopped before it): every task, nothing to pair with but the seed
+            bench.log("cycle not gated: the re-written candidate runs every holdout task")
+            gated, controls, rerun = {}, [], list(engine.holdout)
         rounds_dir = out / "replace-check" / f"cycle-{args.cycle}" / workspace_hash(now)[:16]
         engine.holdout = rerun  # the gate's rounds, on these tasks only
         fresh = gate_scores(engine, now, rounds_dir, repeats, "re-placed candidate")
         reproduced = sum(1 for t in controls for a, b in zip(fresh[t.id], gated[t.id], strict=True) if a == b)
         bench.log(f"controls: {reproduced} of {len(controls) * repeats} repeats of unchanged tasks reproduced")
-        scores = {t: (fresh[t] if t in fresh and rows[t]["changed"] else gated[t]) for t in gated}
+        scores = {t: (fresh[t] if t in fresh and (rows[t]["changed"] or not was_gated) else gated[t]) for t in seed}
         for task in changed:
-            bench.log(f"  {task.id:28s} seed {seed[task.id]} gated {gated[task.id]} now {fresh[task.id]}")
+            bench.log(f"  {task.id:28s} seed {seed[task.id]} gated {gated.get(task.id)} now {fresh[task.id]}")
 
         def paired(a: dict, b: dict) -> dict:
             diffs = [ma - mb for t in sorted(a) if (ma := _mean(a[t])) is not None and (mb := _mean(b[t])) is not None]
@@ -153,10 +161,11 @@ def start(args: argparse.Namespace) -> None:
         summary = {"cycle": args.cycle, "same_entries": same_entries, "rows": rows, "seed": seed, "gated": gated,
                    "fresh": fresh, "controls": {"tasks": [t.id for t in controls], "reproduced": reproduced,
                                                 "repeats": len(controls) * repeats},
-                   "vs_seed": paired(scores, seed), "vs_gated": paired(scores, gated),
-                   "gated_vs_seed": paired(gated, seed)}
+                   "vs_seed": paired(scores, seed)}
+        if was_gated:
+            summary.update(vs_gated=paired(scores, gated), gated_vs_seed=paired(gated, seed))
         write_json_atomic(out / f"replace-check-{args.cycle}.json", summary)
-        for key in ("gated_vs_seed", "vs_seed", "vs_gated"):
+        for key in ("gated_vs_seed", "vs_seed", "vs_gated") if was_gated else ("vs_seed",):
             d = summary[key]
             bench.log(f"{key}: {100 * d['mean']:+.1f} [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}] points "
                       f"over {d['n']} tasks")
