@@ -2,7 +2,7 @@
 changes what the agent is shown: what a change of the distilling evolver or of the skill placed in
 the prompt does, without a whole run.
 
-    python benchmarks/evolution/replace_check.py --out DIR [--cycle N] [--controls K] [--dry-run]
+    python benchmarks/evolution/replace_check.py --out DIR [--cycle N] [--controls K] [--repeats K] [--dry-run]
 
 DIR is a run.py --out directory whose cycle N (default 1) ran the distilling evolver. When the
 cycle was not gated (the run stopped after its evolve phase), every holdout task is run, and the
@@ -51,6 +51,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--out", required=True, type=Path, help="a run.py --out directory with a gated distill cycle")
     p.add_argument("--cycle", type=int, default=1, help="the gated cycle (default 1)")
     p.add_argument("--controls", type=int, default=4, help="unchanged tasks also run again (default 4)")
+    p.add_argument("--repeats", type=int, default=None,
+                   help="the first K of the gate's seeded rounds (default all of them)")
     p.add_argument("--dry-run", action="store_true", help="show what changes; run no attempt")
     return p.parse_args(argv)
 
@@ -106,6 +108,10 @@ def start(args: argparse.Namespace) -> None:
     if engine.config.evolver.mode != "distill":
         raise UserError(f"{out}: the run's evolver is {engine.config.evolver.mode!r}; this re-runs the distilling one")
     repeats = int(gate.get("rounds") or s["repeats"])
+    if args.repeats is not None:
+        if not 1 <= args.repeats <= repeats:
+            raise UserError(f"--repeats: 1 to {repeats} (the rounds this run has for the seed and the gate)")
+        repeats = args.repeats
     start_ref = "evo-0" if args.cycle == 1 else f"{evolve['candidate']}~1"
     memory = memory_options(engine.config, Workspace(engine.run_dir.workspace))
     with tempfile.TemporaryDirectory(prefix="replace-check-") as scratch:
