@@ -135,6 +135,30 @@ def test_other_settings_in_the_same_out_are_refused(tmp_path):
     assert result.returncode == 2 and "other settings" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_run_without_the_expert_takes_it_on_later_and_nothing_else(tmp_path):
+    """The expert is the last part: a --no-expert directory resumed without --no-expert keeps its
+    parts and adds the expert; any other change of settings is still refused, with or without it."""
+    import run as bench
+
+    from adaptive_skill.errors import UserError
+
+    out = tmp_path / "out"
+    out.mkdir()
+    no_expert = bench.settings(bench.parse_args(["--out", str(out), "--no-expert", "--seed", "2"]))
+    parts = {"seed": {"done": True, "scores": {"a": [1.0, 0.0]}, "windows": [[0, 1]]}}
+    (out / "state.json").write_text(json.dumps({"settings": no_expert, "parts": parts}))
+    with_expert = bench.settings(bench.parse_args(["--out", str(out), "--seed", "2"]))
+    assert with_expert != no_expert
+    resumed = bench.Bench(out, with_expert)
+    assert resumed.state["settings"] == with_expert and resumed.state["parts"] == parts
+    with pytest.raises(UserError, match="other settings"):
+        bench.Bench(out, bench.settings(bench.parse_args(["--out", str(out), "--seed", "3"])))
+    # the other way round is not a resume: a run that measured the expert does not drop it
+    resumed.save()
+    with pytest.raises(UserError, match=r"other settings \(expert\)"):
+        bench.Bench(out, no_expert)
+
+
 @pytest.mark.docker
 @pytest.mark.skipif(not os.environ.get(SLOW_ENV), reason=f"opt-in: a --quick run builds task images and runs the "
                     f"embedded model in every role (14.5 min on the shared 2-core machine); set {SLOW_ENV}=1 to run it")

@@ -16,7 +16,8 @@ each evaluation is written through AdaptiveSkillEngine.evaluate_holdout into tha
 round cache (runs/evolve/baselines/<hash>/gate-<key>/r<repeat>), whose finished attempts are reused,
 and which the gate itself reuses: the seed's repeats are cycle 1's gate baseline rounds. Finished parts
 are recorded in DIR/state.json. Re-running the same command skips what is done; other settings with
-the same DIR are refused.
+the same DIR are refused, except one: a --no-expert run re-run without --no-expert keeps its parts and
+adds the expert's (the headroom of a run measured first without it).
 
 Sizing. Attempts, with H holdout tasks (40 of 80 at holdout_ratio 0.5, the default since run 7; 12 at
 0.15 before), K=2 repeats, N cycles, batch 4, gate rounds 2:
@@ -79,7 +80,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "distill: the batch's passed attempts' worked commands, no model)")
     p.add_argument("--no-expert", action="store_true",
                    help="do not evaluate the expert workspace (its 80 attempts, ~40 min): no headroom in the "
-                        "results; for a run whose settings an earlier run measured the expert at")
+                        "results; for a run whose settings an earlier run measured the expert at. The same "
+                        "command again without it adds the expert to the finished run")
     p.add_argument("--batch-size", type=int, default=None, metavar="N",
                    help="train tasks a cycle solves (default 4; --quick 2)")
     p.add_argument("--explore", type=int, default=None, metavar="N",
@@ -178,6 +180,10 @@ class Bench:
         self.out, self.s = out, s
         self.state_path = out / "state.json"
         self.state = read_json(self.state_path, None) or {"settings": s, "parts": {}}
+        if self.state["settings"] == {**s, "expert": False}:
+            # The expert is the last part and changes nothing before it: a --no-expert directory
+            # resumed without --no-expert keeps every part it has and adds the expert's.
+            self.state["settings"] = s  # saved with the expert's part
         if self.state["settings"] != s:
             changed = sorted(k for k in s if self.state["settings"].get(k) != s[k])
             raise UserError(f"{self.state_path}: this directory was run with other settings ({', '.join(changed)}); "
