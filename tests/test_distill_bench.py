@@ -240,3 +240,37 @@ def test_the_probe_counts_a_skill_placed_for_a_kind_without_one_as_off_topic(tmp
     assert floored.stdout.splitlines()[-1] == ("placed: the right skill placed for 0 of 1 tasks (0%), none placed "
                                                "for 1; an off-topic skill placed for 0, 0 of them of the 1 task(s) "
                                                "whose kind has no skill")
+
+
+@pytest.mark.parametrize("steps, kept", [
+    # run 22's json-read-port, passed at temperature 1.0: the port read off grep's output and echoed
+    ([("grep -oE '\"port\": *[0-9]+' /app/config.json", 0, '"port": 6379\n"port": 5433\n'),
+      ('echo "5433" > /app/db_port.txt', 0, "")], []),
+    ([("git log -1 --format=%s", 0, "Fix the release notes\n"),
+      ("mkdir -p /app/out", 0, ""), ("printf 'Fix the release notes\\n' > /app/out/subject.txt", 0, "")], []),
+    # computed, not copied: kept
+    ([("python3 -c 'import json; print(json.load(open(\"/app/c.json\"))[\"db\"])' > /app/db_port.txt", 0, "")],
+     ["python3 -c 'import json; print(json.load(open(\"/app/c.json\"))[\"db\"])' > /app/db_port.txt"]),
+    # a literal the instruction names, or that nothing printed before, is the task's own text: kept
+    ([("cat /app/notes.txt", 0, "status: OK\n"), ("echo OK > /app/status.txt", 0, "")], ["echo OK > /app/status.txt"]),
+    ([("ls /app", 0, "data\n"), ("echo 'hello there' > /app/greeting.txt", 0, "")],
+     ["echo 'hello there' > /app/greeting.txt"]),
+    ([("cat /app/greet.sh", 0, "#!/bin/bash\n"), ("echo '#!/bin/bash' > /app/greet.sh", 0, "")],
+     ["echo '#!/bin/bash' > /app/greet.sh"]),
+    # the value must stand alone in the output: 543 is not 5433
+    ([("cat /app/c.json", 0, '{"port": 5433}'), ("echo 543 > /app/p.txt", 0, "")], ["echo 543 > /app/p.txt"]),
+])
+def test_an_answer_read_off_the_screen_and_echoed_into_the_file_is_not_a_worked_command(tmp_path, steps, kept):
+    path = _trajectory(tmp_path, steps)
+    data = json.loads(path.read_text())
+    data["instruction"] = "Write the status OK of the service, or the value asked, to the file named."
+    path.write_text(json.dumps(data))
+    assert worked_commands(path) == kept
+
+
+def test_a_hostile_long_literal_write_is_read_in_linear_time():
+    from adaptive_skill.trajectory.worked import copied_answer
+
+    for command in ("echo" + " " * 200_000 + "x", "echo '" + "a " * 100_000 + "> /app/f", "printf " + "5" * 200_000 + " > /f"):
+        assert copied_answer(command, ["5" * 10 + " x"], "") is False
+    assert copied_answer("echo 42 > /app/n.txt", ["the answer is 42\n"], "Count the lines.") is True

@@ -42,17 +42,25 @@ _ABSOLUTE = re.compile(r"(?<![\w./-])/[A-Za-z0-9_.+-]+(?:/[A-Za-z0-9_.+-]+)*")
 _CD = re.compile(r"(?:^|[;&|(]\s*)cd\s")
 COMMAND_CHARS = 220
 COMMANDS_PER_TASK = 3
+# A command that writes one literal and nothing else: `echo "5433" > /app/db_port.txt`, `printf '42\n' >> f`
+_LITERAL_WRITE = re.compile(r"^(?:echo(?:\s+-[neE]+)?|printf)\s+(['\"]?)([^'\"$`;&|<>()]*)\1\s*>>?\s*[^\s;&|<>]+$")
 
 
 def worked_commands(trajectory: str | Path | dict[str, Any] | list[Any]) -> list[str]:
     """The last three commands of an attempt (a trajectory file or its data) that changed something
-    and did not fail, in order, each once; [] for a trajectory that cannot be read."""
+    and did not fail, in order, each once; [] for a trajectory that cannot be read and for one that
+    wrote an answer it had read off an earlier step's output (copied_answer)."""
     try:
         view = load_view(trajectory) if isinstance(trajectory, str | Path) else as_view(trajectory)
     except (ValueError, OSError):
         return []
     kept: list[str] = []
+    seen: list[str] = []  # what the attempt's earlier steps printed
     for step in view.steps:
+        if step.tool == "bash" and isinstance(step.argument, str) and \
+                copied_answer(step.argument, seen, view.instruction or ""):
+            return []
+        seen.append(step.output if isinstance(step.output, str) else "")
         if step.tool != "bash" or step_failure(step) is not None or step.exit_code not in (0, None):
             continue
         command = absolute_runs(one_line(step.argument if isinstance(step.argument, str) else ""),
@@ -61,6 +69,23 @@ def worked_commands(trajectory: str | Path | dict[str, Any] | list[Any]) -> list
             continue
         kept.append(command)
     return kept[-COMMANDS_PER_TASK:]
+
+
+def copied_answer(command: str, printed: list[str], instruction: str) -> bool:
+    """True for a command that writes into a file one literal an earlier step printed and the
+    instruction does not name: the answer read off the screen, not computed (run 22's json-read-port
+    passed with `grep` printing the port, then `echo "5433" > /app/db_port.txt`). Its attempt teaches
+    nothing another task can use, and its number would be wrong there."""
+    if len(command) > COMMAND_CHARS:  # never kept, and the pattern need not read 100 kB of a hostile one
+        return False
+    match = _LITERAL_WRITE.match(command.strip())
+    if match is None:
+        return False
+    value = match.group(2).replace("\\n", " ").strip()
+    if not value or value.startswith("#!") or value in instruction:  # a script's first line is written, not read
+        return False
+    token = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w.-])")
+    return any(token.search(output[:100_000]) for output in printed)
 
 
 def absolute_runs(command: str, instruction: str) -> str:
