@@ -107,7 +107,7 @@ def test_the_shipped_evolved_workspace_checks_exports_and_names_its_origin(tmp_p
     from adaptive_skill.workspace import Workspace
 
     names = sorted(s.name for s in Workspace(evolved).require().skills())
-    assert len(names) <= EvolveConfig().max_skills and "git-worked-commands" in names
+    assert len(names) <= EvolveConfig().max_skills and "mixed-worked-commands" in names
     export = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "export", "-w", str(evolved),
                              str(tmp_path / "out")], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert export.returncode == 0, export.stderr
@@ -115,7 +115,7 @@ def test_the_shipped_evolved_workspace_checks_exports_and_names_its_origin(tmp_p
     assert all((tmp_path / "out" / n / "SKILL.md").read_text() == (evolved / "skills" / n / "SKILL.md").read_text()
                for n in names)
     origin = (evolved / "ORIGIN.md").read_text()
-    assert "`evo-1` of run 18" in origin and "accepted at LLR +4.36" in origin
+    assert "`evo-1` of run 22" in origin and "accepted at LLR +11.17" in origin
 
 
 def test_unknown_embedded_model_is_one_line_exit_2(tmp_path):
