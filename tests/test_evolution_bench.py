@@ -135,28 +135,71 @@ def test_other_settings_in_the_same_out_are_refused(tmp_path):
     assert result.returncode == 2 and "other settings" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_a_run_without_the_expert_takes_it_on_later_and_nothing_else(tmp_path):
-    """The expert is the last part: a --no-expert directory resumed without --no-expert keeps its
-    parts and adds the expert; any other change of settings is still refused, with or without it."""
+def test_which_parts_run_is_not_a_setting_and_a_resume_keeps_what_it_has(tmp_path):
+    """--no-expert, --no-evolve and --workspace choose parts: a directory resumed with another choice
+    keeps its parts (a --no-expert run takes the expert on later, also from a state.json written before
+    the choice left the settings); any change of a setting is still refused."""
     import run as bench
 
     from adaptive_skill.errors import UserError
 
     out = tmp_path / "out"
     out.mkdir()
-    no_expert = bench.settings(bench.parse_args(["--out", str(out), "--no-expert", "--seed", "2"]))
+    args = bench.parse_args(["--out", str(out), "--no-expert", "--no-evolve", "--seed", "2"])
+    s = bench.settings(args)
+    assert bench.chosen_parts(args) == {"evolve": False, "expert": False, "workspaces": []}
+    assert s == bench.settings(bench.parse_args(["--out", str(out), "--seed", "2"]))
     parts = {"seed": {"done": True, "scores": {"a": [1.0, 0.0]}, "windows": [[0, 1]]}}
-    (out / "state.json").write_text(json.dumps({"settings": no_expert, "parts": parts}))
-    with_expert = bench.settings(bench.parse_args(["--out", str(out), "--seed", "2"]))
-    assert with_expert != no_expert
-    resumed = bench.Bench(out, with_expert)
-    assert resumed.state["settings"] == with_expert and resumed.state["parts"] == parts
-    with pytest.raises(UserError, match="other settings"):
+    # as runs before 2026-11-29 stored it: --no-expert inside the settings
+    (out / "state.json").write_text(json.dumps({"settings": {**s, "expert": False}, "parts": parts}))
+    resumed = bench.Bench(out, s)
+    assert resumed.state["settings"] == s and resumed.state["parts"] == parts
+    with pytest.raises(UserError, match=r"other settings \(seed\)"):
         bench.Bench(out, bench.settings(bench.parse_args(["--out", str(out), "--seed", "3"])))
-    # the other way round is not a resume: a run that measured the expert does not drop it
-    resumed.save()
-    with pytest.raises(UserError, match=r"other settings \(expert\)"):
-        bench.Bench(out, no_expert)
+
+
+def test_a_workspace_to_evaluate_must_be_one(tmp_path):
+    """--workspace names a workspace directory: anything else is one line, exit 2, before any model
+    or container starts; the same directory twice too."""
+    missing = _cli("--out", str(tmp_path / "out"), "--no-evolve", "--workspace", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "nope: workspace directory does not exist" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    (tmp_path / "empty").mkdir()
+    empty = _cli("--out", str(tmp_path / "out"), "--workspace", str(tmp_path / "empty"))
+    assert empty.returncode == 2 and "not a workspace" in empty.stderr
+    ws = str(BENCH / "evolved-workspace")
+    twice = _cli("--out", str(tmp_path / "out"), "--workspace", ws, "--workspace", ws + "/")
+    assert twice.returncode == 2 and "the same directory twice" in twice.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_run_without_evolve_summarises_seed_expert_and_workspaces(tmp_path):
+    """--no-evolve --workspace DIR: the results hold the seed, the expert and the workspace, each
+    paired with the seed and with its headroom share, no evolve row and no cycles; an interrupted
+    part (not done) is left out, never a crash; the report shows the workspace and says why there
+    is no evolve run."""
+    import run as bench
+    from report import markdown
+
+    seed = {"a": [0.0, 0.0], "b": [1.0, 0.0], "c": [0.0, 0.0]}
+    expert = {"a": [1.0, 1.0], "b": [1.0, 1.0], "c": [0.0, 1.0]}
+    evolved = {"a": [1.0, 0.0], "b": [1.0, 1.0], "c": [0.0, 0.0]}
+    ws = "/somewhere/evolved-workspace"
+    state = {"parts": {"seed": {"done": True, "scores": seed, "windows": [[0, 1]]},
+                       "expert": {"done": True, "scores": expert, "windows": [[1, 2]]},
+                       f"workspace:{ws}": {"done": True, "scores": evolved, "windows": [[2, 5]]},
+                       "workspace:/half/done": {"windows": [[5, 6]]}}}
+    s = bench.settings(bench.parse_args(["--out", str(tmp_path), "--no-evolve"]))
+    engine = type("Engine", (), {"holdout": [type("Task", (), {"id": i})() for i in "abc"]})()
+    results = bench.summarise(state, tmp_path / "runs" / "evolve", engine, s)
+    assert results["evolve"] is None and results["cycles"] == [] and len(results["curve"]) == 1
+    [row] = results["workspaces"]
+    assert (row["label"], row["path"], row["wall_sec"]) == ("evolved-workspace", ws, 3.0)
+    assert row["headroom_share"]["share"] == pytest.approx(0.5)  # (0.5 - 1/6) / (5/6 - 1/6)
+    assert row["vs_seed"]["mean"] == pytest.approx(1 / 3)
+    text = markdown(results)
+    assert "no evolve run (--no-evolve)." in text and "| evolved-workspace |  | 50% [" in text
+    assert f"evolved-workspace: {ws}" in text
 
 
 @pytest.mark.docker

@@ -32,14 +32,17 @@ def markdown(results: dict) -> str:
              "| workspace | cycle | pass rate [95% CI] | vs seed [95% CI] | headroom share [95% CI] | attempts "
              "| wall s | tokens (prompt+completion) |",
              "|---|---:|---|---|---|---:|---:|---:|"]
-    for row in results["curve"] + ([results["expert"]] if results["expert"] else []):
+    for row in results["curve"] + ([results["expert"]] if results["expert"] else []) + results.get("workspaces", []):
         cycle = "" if row["cycle"] is None else str(row["cycle"])
         lines.append(f"| {row['label']} | {cycle} | {_interval(row['pass_rate'])} | {_interval(row['vs_seed'])} "
                      f"| {_share(row['headroom_share'])} | {row['attempts']} | {row['wall_sec']} "
                      f"| {row['prompt_tokens']}+{row['completion_tokens']} |")
     ev = results["evolve"]
-    lines += ["", f"evolve run: {ev['status']}; accepted {', '.join(ev['accepted']) or 'none'}; "
+    lines += ["", "no evolve run (--no-evolve)." if ev is None else
+              f"evolve run: {ev['status']}; accepted {', '.join(ev['accepted']) or 'none'}; "
               f"{ev['wall_sec']} s, {ev['prompt_tokens']}+{ev['completion_tokens']} tokens, {ev['llm_calls']} calls."]
+    for row in results.get("workspaces", []):
+        lines += ["", f"{row['label']}: {row['path']}"]
     if results.get("cycles"):
         lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | paired vs baseline "
                       "[95% CI] | tasks better / worse / same | decision |", "|---:|---|---|---|---|---|---|"]
@@ -73,7 +76,8 @@ def plot(results: dict, path: Path) -> None:
              for m, row in zip(means, curve, strict=True)]
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.errorbar(xs, means, yerr=[lows, highs], marker="o", capsize=4, label="accepted tags (evo-N)")
-    for row, color in ((results["seed"], "grey"), (results["expert"], "green")):
+    extra = [(row, "purple") for row in results.get("workspaces", [])]
+    for row, color in ((results["seed"], "grey"), (results["expert"], "green"), *extra):
         if row is None:  # --no-expert
             continue
         rate = row["pass_rate"]

@@ -16,8 +16,10 @@ each evaluation is written through AdaptiveSkillEngine.evaluate_holdout into tha
 round cache (runs/evolve/baselines/<hash>/gate-<key>/r<repeat>), whose finished attempts are reused,
 and which the gate itself reuses: the seed's repeats are cycle 1's gate baseline rounds. Finished parts
 are recorded in DIR/state.json. Re-running the same command skips what is done; other settings with
-the same DIR are refused, except one: a --no-expert run re-run without --no-expert keeps its parts and
-adds the expert's (the headroom of a run measured first without it).
+the same DIR are refused. Which parts run is not a setting: --no-expert, --no-evolve and --workspace
+choose parts, and a run re-run with another choice keeps the parts it has and adds the new ones (the
+expert added to a run measured first without it; `--no-evolve --workspace DIR` measures the headroom
+of a split and a shipped workspace on it, paired with the seed, with no evolve run).
 
 Sizing. Attempts, with H holdout tasks (40 of 80 at holdout_ratio 0.5, the default since run 7; 12 at
 0.15 before), K=2 repeats, N cycles, batch 4, gate rounds 2:
@@ -82,6 +84,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="do not evaluate the expert workspace (its 80 attempts, ~40 min): no headroom in the "
                         "results; for a run whose settings an earlier run measured the expert at. The same "
                         "command again without it adds the expert to the finished run")
+    p.add_argument("--no-evolve", action="store_true",
+                   help="no evolve run: only the seed, the expert (unless --no-expert) and each --workspace, on "
+                        "the same holdout with the same seeds (the headroom of a split, ~90 min at 40 tasks)")
+    p.add_argument("--workspace", type=Path, action="append", default=[], metavar="DIR",
+                   help="also evaluate this workspace (e.g. benchmarks/evolution/evolved-workspace), after the "
+                        "expert, paired with the seed like every row; repeatable")
     p.add_argument("--batch-size", type=int, default=None, metavar="N",
                    help="train tasks a cycle solves (default 4; --quick 2)")
     p.add_argument("--explore", type=int, default=None, metavar="N",
@@ -133,8 +141,21 @@ def settings(args: argparse.Namespace) -> dict:
             **({"show_before_submit": True} if args.show_before_submit else {}),
             **({"evolver_samples": args.evolver_samples} if args.evolver_samples else {}),
             **({"batch_size": args.batch_size} if args.batch_size else {}),
-            **({"expert": False} if args.no_expert else {}),
             **({"explore": args.explore, "explore_temperature": args.explore_temperature} if args.explore else {})}
+
+
+def chosen_parts(args: argparse.Namespace) -> dict:
+    """Which parts a command asks for: not a setting (the same DIR takes another choice and keeps
+    what it has)."""
+    from adaptive_skill.workspace import Workspace
+
+    workspaces = []
+    for path in args.workspace:
+        Workspace(path.resolve()).require()  # one line naming the directory when it is not one
+        workspaces.append(str(path.resolve()))
+    if len(set(workspaces)) != len(workspaces):
+        raise UserError("--workspace: the same directory twice")
+    return {"evolve": not args.no_evolve, "expert": not args.no_expert, "workspaces": workspaces}
 
 
 def build_config(s: dict, out: Path) -> EvolveConfig:
@@ -176,14 +197,14 @@ def check_model(model: str) -> None:
 
 
 class Bench:
-    def __init__(self, out: Path, s: dict):
+    def __init__(self, out: Path, s: dict, chosen: dict | None = None):
         self.out, self.s = out, s
+        self.chosen = chosen or {"evolve": True, "expert": True, "workspaces": []}
         self.state_path = out / "state.json"
         self.state = read_json(self.state_path, None) or {"settings": s, "parts": {}}
-        if self.state["settings"] == {**s, "expert": False}:
-            # The expert is the last part and changes nothing before it: a --no-expert directory
-            # resumed without --no-expert keeps every part it has and adds the expert's.
-            self.state["settings"] = s  # saved with the expert's part
+        # Which parts run is not a setting; directories of runs before 2026-11-29 stored
+        # --no-expert in their settings: dropped, so they resume with or without it.
+        self.state["settings"].pop("expert", None)
         if self.state["settings"] != s:
             changed = sorted(k for k in s if self.state["settings"].get(k) != s[k])
             raise UserError(f"{self.state_path}: this directory was run with other settings ({', '.join(changed)}); "
@@ -270,15 +291,18 @@ class Bench:
         with tempfile.TemporaryDirectory(prefix="evolution-bench-") as scratch:
             seed_ws = engine.repo.export("evo-0", Path(scratch) / "evo-0")
             self.part("seed", lambda: self.evaluate("(a) seed", seed_ws))
-            evolved = self.part("evolve", self.evolve)
-            engine = self.engine  # the resumed engine when the evolve part ran in this session
-            for tag in evolved["accepted"]:
-                tag_ws = engine.repo.export(tag, Path(scratch) / tag)
-                self.part(f"tag:{tag}", lambda tag=tag, ws=tag_ws: self.evaluate(f"(c) {tag}", ws))
-            # The reference last: the curve (seed, cycles, tags) is what the run is for, and is
+            if self.chosen["evolve"]:
+                evolved = self.part("evolve", self.evolve)
+                engine = self.engine  # the resumed engine when the evolve part ran in this session
+                for tag in evolved["accepted"]:
+                    tag_ws = engine.repo.export(tag, Path(scratch) / tag)
+                    self.part(f"tag:{tag}", lambda tag=tag, ws=tag_ws: self.evaluate(f"(c) {tag}", ws))
+            # The reference after: the curve (seed, cycles, tags) is what the run is for, and is
             # complete on disk before the expert's 80 attempts start.
-            if self.s.get("expert", True):
+            if self.chosen["expert"]:
                 self.part("expert", lambda: self.evaluate("(b) expert", EXPERT_WORKSPACE))
+            for path in self.chosen["workspaces"]:
+                self.part(f"workspace:{path}", lambda path=path: self.evaluate(f"(d) {Path(path).name}", Path(path)))
         results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.s)
         write_json_atomic(self.out / "results.json", results)
         from report import write_report
@@ -292,7 +316,7 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
     from adaptive_skill.llm.accounting import read_journal
 
     journal = read_journal(run_dir / "costs.jsonl") if (run_dir / "costs.jsonl").exists() else []
-    parts = state["parts"]
+    parts = {key: part for key, part in state["parts"].items() if part.get("done")}  # not an interrupted one
     seed_scores = parts["seed"]["scores"]
     expert_scores = parts["expert"]["scores"] if "expert" in parts else None  # --no-expert: no headroom
     unmeasured = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
@@ -314,8 +338,9 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
                "attempts": sum(len(v) for v in scores.values()), **cost(parts[key]), "scores": scores}
         return out
 
-    tags = parts["evolve"]["accepted"]
-    cycles = cycle_evidence(run_dir, engine, seed=seed)
+    evolved = parts.get("evolve")  # None: --no-evolve
+    tags = evolved["accepted"] if evolved else []
+    cycles = cycle_evidence(run_dir, engine, seed=seed) if evolved else []
     curve = [row("seed (evo-0)", "seed", 0)] + [
         row(tag, f"tag:{tag}", engine.repo.tag_info(tag).metrics.get("cycle")) for tag in tags]
     return {"settings": s, "holdout": [t.id for t in engine.holdout], "run": str(run_dir),
@@ -323,7 +348,9 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
                           "level": 0.95, "seed": seed},
             "seed": curve[0], "expert": None if expert_scores is None else row("expert", "expert", None),
             "curve": curve, "cycles": cycles,
-            "evolve": {"status": parts["evolve"]["status"], "accepted": tags, **cost(parts["evolve"])}}
+            "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
+                           for key in parts if key.startswith("workspace:")],
+            "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)}}
 
 
 def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
@@ -390,8 +417,9 @@ def start(args: argparse.Namespace) -> None:
         raise UserError("--batch-size must be at least 1")
     if not 0 <= (args.explore or 0) <= 10 or not 0 < args.explore_temperature <= 2:
         raise UserError("--explore must be 0 to 10 and --explore-temperature above 0 and at most 2")
+    chosen = chosen_parts(args)
     check_model(s["model"])
-    Bench(args.out.resolve(), s).run()
+    Bench(args.out.resolve(), s, chosen).run()
 
 
 def guarded(work, out: Path) -> int:
