@@ -190,7 +190,7 @@ def test_a_run_without_evolve_summarises_seed_expert_and_workspaces(tmp_path):
                        f"workspace:{ws}": {"done": True, "scores": evolved, "windows": [[2, 5]]},
                        "workspace:/half/done": {"windows": [[5, 6]]}}}
     s = bench.settings(bench.parse_args(["--out", str(tmp_path), "--no-evolve"]))
-    engine = type("Engine", (), {"holdout": [type("Task", (), {"id": i})() for i in "abc"]})()
+    engine = type("Engine", (), {"suite": [], "holdout": [type("Task", (), {"id": i})() for i in "abc"]})()
     results = bench.summarise(state, tmp_path / "runs" / "evolve", engine, s)
     assert results["evolve"] is None and results["cycles"] == [] and len(results["curve"]) == 1
     [row] = results["workspaces"]
@@ -200,6 +200,45 @@ def test_a_run_without_evolve_summarises_seed_expert_and_workspaces(tmp_path):
     text = markdown(results)
     assert "no evolve run (--no-evolve)." in text and "| evolved-workspace |  | 50% [" in text
     assert f"evolved-workspace: {ws}" in text
+    assert results["expert_unseen"] is None  # no holdout task is one the expert was written from
+
+
+def test_the_headroom_again_on_the_tasks_the_expert_was_not_written_from():
+    """The expert's steps come from split 0's train tasks: on split 2 the results add the rows again
+    on the holdout tasks outside them (21 of 40), paired the same way; on split 0 there is no such
+    subset (every holdout task is one the expert was not written from)."""
+    import run as bench
+    from report import markdown
+
+    from adaptive_skill.tasks import load_suite, split_suite
+
+    suite = load_suite(REPO / "benchmarks" / "terminal-easy")
+    written_from = {t.id for t in split_suite(suite, 0.5, 0)[0]}
+    for split, unseen_count in ((2, 21), (0, None)):
+        holdout = split_suite(suite, 0.5, split)[1]
+        engine = type("Engine", (), {"suite": suite, "holdout": holdout})()
+        ids = [t.id for t in holdout]
+        seed = {i: [0.0, 0.0] for i in ids}
+        expert = {i: [1.0, 1.0] for i in ids}  # +1 everywhere
+        evolved = {i: [1.0, 1.0] if i in written_from else [0.0, 0.0] for i in ids}  # only where it was tuned
+        state = {"parts": {"seed": {"done": True, "scores": seed, "windows": []},
+                           "expert": {"done": True, "scores": expert, "windows": []},
+                           "workspace:/x/evolved-workspace": {"done": True, "scores": evolved, "windows": []}}}
+        s = bench.settings(bench.parse_args(["--out", "/tmp/unused", "--seed", str(split)]))
+        results = bench.summarise(state, REPO / "no-such-run", engine, s)
+        if unseen_count is None:
+            assert results["expert_unseen"] is None
+            continue
+        unseen = results["expert_unseen"]
+        assert len(unseen["tasks"]) == unseen_count and not set(unseen["tasks"]) & written_from
+        rows = {row["label"]: row for row in unseen["rows"]}
+        assert list(rows) == ["seed (evo-0)", "expert", "evolved-workspace"]
+        assert rows["expert"]["vs_seed"]["mean"] == 1.0 and rows["evolved-workspace"]["vs_seed"]["mean"] == 0.0
+        assert rows["evolved-workspace"]["headroom_share"]["share"] == 0.0
+        # on all 40 the same workspace recovers the 19 tasks' share
+        [row] = results["workspaces"]
+        assert row["headroom_share"]["share"] == pytest.approx(19 / 40)
+        assert "holdout tasks the expert was not written from" in markdown(results)
 
 
 @pytest.mark.docker

@@ -43,6 +43,13 @@ def markdown(results: dict) -> str:
               f"{ev['wall_sec']} s, {ev['prompt_tokens']}+{ev['completion_tokens']} tokens, {ev['llm_calls']} calls."]
     for row in results.get("workspaces", []):
         lines += ["", f"{row['label']}: {row['path']}"]
+    if unseen := results.get("expert_unseen"):
+        lines += ["", f"The same on the {len(unseen['tasks'])} holdout tasks the expert was not written from (the "
+                      "others are train tasks of the split its steps came from):", "",
+                  "| workspace | pass rate [95% CI] | vs seed [95% CI] | headroom share [95% CI] |",
+                  "|---|---|---|---|"]
+        lines += [f"| {row['label']} | {_interval(row['pass_rate'])} | {_interval(row['vs_seed'])} "
+                  f"| {_share(row['headroom_share'])} |" for row in unseen["rows"]]
     if results.get("cycles"):
         lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | paired vs baseline "
                       "[95% CI] | tasks better / worse / same | decision |", "|---:|---|---|---|---|---|---|"]

@@ -63,6 +63,9 @@ SEED_WORKSPACE = ROOT / "workspace"
 EXPERT_WORKSPACE = HERE / "expert-workspace"
 SUITE = ROOT / "benchmarks" / "terminal-easy"
 RUN_ID = "evolve"
+# The expert's steps are the 1.5B's slips on the train tasks of this split (seed 0, ratio 0.5: runs 10
+# and 12). On another split some holdout tasks are among them: the expert was written from those.
+EXPERT_SPLIT = {"seed": 0, "holdout_ratio": 0.5}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -338,6 +341,23 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
                "attempts": sum(len(v) for v in scores.values()), **cost(parts[key]), "scores": scores}
         return out
 
+    unseen = None
+    if expert_scores is not None:  # the headroom again on the tasks the expert was not written from
+        from adaptive_skill.tasks import split_suite
+
+        written_from = {t.id for t in split_suite(engine.suite, EXPERT_SPLIT["holdout_ratio"], EXPERT_SPLIT["seed"])[0]}
+        tasks = [t.id for t in engine.holdout if t.id not in written_from]
+        if len(tasks) < len(engine.holdout):
+            def only(scores: dict) -> dict:
+                return {k: v for k, v in scores.items() if k in tasks}
+
+            unseen = {"tasks": tasks, "rows": [
+                {"label": label, "pass_rate": pass_rate(only(scores), seed=seed).to_dict(),
+                 "vs_seed": paired_difference(only(scores), only(seed_scores), seed=seed).to_dict(),
+                 "headroom_share": headroom_share(only(scores), only(seed_scores), only(expert_scores), seed=seed)}
+                for label, scores in [("seed (evo-0)", seed_scores), ("expert", expert_scores)] + [
+                    (Path(key.split(":", 1)[1]).name, parts[key]["scores"]) for key in parts
+                    if key.startswith(("tag:", "workspace:"))]]}
     evolved = parts.get("evolve")  # None: --no-evolve
     tags = evolved["accepted"] if evolved else []
     cycles = cycle_evidence(run_dir, engine, seed=seed) if evolved else []
@@ -347,7 +367,7 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
             "bootstrap": {"unit": "task (paired; repeats averaged within a task)", "resamples": 2000,
                           "level": 0.95, "seed": seed},
             "seed": curve[0], "expert": None if expert_scores is None else row("expert", "expert", None),
-            "curve": curve, "cycles": cycles,
+            "curve": curve, "cycles": cycles, "expert_unseen": unseen,
             "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
                            for key in parts if key.startswith("workspace:")],
             "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)}}
