@@ -341,23 +341,7 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
                "attempts": sum(len(v) for v in scores.values()), **cost(parts[key]), "scores": scores}
         return out
 
-    unseen = None
-    if expert_scores is not None:  # the headroom again on the tasks the expert was not written from
-        from adaptive_skill.tasks import split_suite
-
-        written_from = {t.id for t in split_suite(engine.suite, EXPERT_SPLIT["holdout_ratio"], EXPERT_SPLIT["seed"])[0]}
-        tasks = [t.id for t in engine.holdout if t.id not in written_from]
-        if len(tasks) < len(engine.holdout):
-            def only(scores: dict) -> dict:
-                return {k: v for k, v in scores.items() if k in tasks}
-
-            unseen = {"tasks": tasks, "rows": [
-                {"label": label, "pass_rate": pass_rate(only(scores), seed=seed).to_dict(),
-                 "vs_seed": paired_difference(only(scores), only(seed_scores), seed=seed).to_dict(),
-                 "headroom_share": headroom_share(only(scores), only(seed_scores), only(expert_scores), seed=seed)}
-                for label, scores in [("seed (evo-0)", seed_scores), ("expert", expert_scores)] + [
-                    (Path(key.split(":", 1)[1]).name, parts[key]["scores"]) for key in parts
-                    if key.startswith(("tag:", "workspace:"))]]}
+    unseen = None if expert_scores is None else expert_unseen(engine, parts, seed)
     evolved = parts.get("evolve")  # None: --no-evolve
     tags = evolved["accepted"] if evolved else []
     cycles = cycle_evidence(run_dir, engine, seed=seed) if evolved else []
@@ -371,6 +355,30 @@ def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
             "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
                            for key in parts if key.startswith("workspace:")],
             "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)}}
+
+
+def expert_unseen(engine, parts: dict, seed: int) -> dict | None:
+    """The rows again on the holdout tasks the expert was not written from (outside the train tasks
+    of EXPERT_SPLIT), each paired with the seed and with its headroom share there; None when there
+    are no others (a run on the expert's own split)."""
+    from adaptive_skill.tasks import split_suite
+
+    written_from = {t.id for t in split_suite(engine.suite, EXPERT_SPLIT["holdout_ratio"], EXPERT_SPLIT["seed"])[0]}
+    tasks = {t.id for t in engine.holdout if t.id not in written_from}
+    if len(tasks) == len(engine.holdout):
+        return None
+
+    def only(key: str) -> dict:
+        return {k: v for k, v in parts[key]["scores"].items() if k in tasks}
+
+    seed_scores, expert_scores = only("seed"), only("expert")
+    keys = ["seed", "expert"] + [key for key in parts if key.startswith(("tag:", "workspace:"))]
+    labels = {"seed": "seed (evo-0)", "expert": "expert"}
+    return {"tasks": [t.id for t in engine.holdout if t.id in tasks], "rows": [
+        {"label": labels.get(key) or Path(key.split(":", 1)[1]).name,
+         "pass_rate": pass_rate(only(key), seed=seed).to_dict(),
+         "vs_seed": paired_difference(only(key), seed_scores, seed=seed).to_dict(),
+         "headroom_share": headroom_share(only(key), seed_scores, expert_scores, seed=seed)} for key in keys]}
 
 
 def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
