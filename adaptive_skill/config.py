@@ -337,10 +337,14 @@ class ExploreConfig(_Strict):
     each task of the batch that did not pass is attempted again, up to `passes` times, with the agent
     sampling at `temperature`, until one attempt passes; its worked commands go to the evolver
     (observations/<task>/explored.json). The 1.5B's failures recur at a low temperature, so its
-    trajectories there never hold their fix; a hotter sample sometimes does (docs/results.md, run 16)."""
+    trajectories there never hold their fix; a hotter sample sometimes does (docs/results.md, run 16).
+    `reflect`: each explore attempt is also told what the task's attempt before it did wrong (its
+    failed commands and why, agent/reflect.py), after its instruction: for a model that does not
+    recover from an error inside an attempt (the 1.5B on git, docs/results.md)."""
 
     passes: int = Field(0, ge=0, le=10)
     temperature: float = Field(1.0, gt=0.0, le=2.0)
+    reflect: bool = False
 
 
 class EvolverConfig(_Strict):

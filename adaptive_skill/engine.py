@@ -268,7 +268,9 @@ class AdaptiveSkillEngine:
         explore.passes are spent; judged like the batch, except where the evolver sees the tests
         (trajectory_only off): a verified attempt is then decided by its tests, with no verdict. What
         each task's attempts did is written beside its observations (explored.json): the worked
-        commands of a passed one, the scores."""
+        commands of a passed one, the scores. With explore.reflect each attempt is told what the
+        task's attempt before it (the batch's, then the last pass's) did wrong (agent/reflect.py)."""
+        from adaptive_skill.agent.reflect import reflection
         from adaptive_skill.observe import JudgeItem
         from adaptive_skill.observe.observations import EXPLORED, passed
 
@@ -280,16 +282,20 @@ class AdaptiveSkillEngine:
         attempts: list[ExploreAttempt] = []
         found: set[str] = set()
         judge = self._judge()
+        before = {r.task_id: r.trajectory_path for r in solved.results}  # each task's attempt before
         for index in range(c.explore.passes):
             tasks = [self._task(task_id) for task_id in todo if task_id not in found]
             if not tasks:
                 break
+            notes = {t.id: note for t in tasks
+                     if c.explore.reflect and before.get(t.id) and (note := reflection(before[t.id]))}
             config = c.model_copy(deep=True)
             config.models.agent.temperature = c.explore.temperature
             config.models.agent.seed = explore_seed(c.seed, n, index)
             title = f"cycle {n} explore {index + 1}/{c.explore.passes} at temperature {c.explore.temperature:g}"
             results = self._attempts(tasks, self.run_dir.workspace, self.run_dir.cycle_dir(n) / "explore" /
-                                     f"p{index + 1}", title, config=config)
+                                     f"p{index + 1}", title, config=config, notes=notes)
+            before.update({r.task_id: r.trajectory_path for r in results})
             loaded = [(r, read_json(Path(r.trajectory_path), None) if r.trajectory_path else None,
                        None if c.trajectory_only or r.failure_mode == "unverified" else bool(r.passed))
                       for r in results]
@@ -534,7 +540,7 @@ class AdaptiveSkillEngine:
     # -- pieces ------------------------------------------------------------------------------
 
     def _attempts(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str,
-                  config: EvolveConfig | None = None) -> list[AttemptResult]:
+                  config: EvolveConfig | None = None, notes: dict[str, str] | None = None) -> list[AttemptResult]:
         from adaptive_skill.executors import AttemptJob, make_executor
 
         config = config or self.config  # gate rounds: the agent's sampling settings of the round
@@ -542,7 +548,8 @@ class AdaptiveSkillEngine:
         executor = make_executor(config, self.provider, self.accounting, llm=lambda: self._agent_llm(config))
         job = AttemptJob(agent="llm", config=config, results_dir=out / "results",
                          trajectories_dir=out / "trajectories", workspace=workspace_dir,
-                         drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None)
+                         drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None,
+                         notes=notes or {})
         with self.display.phase(title, len(tasks)) as progress, self._budget_stops():
             results = executor.run(tasks, job, on_start=lambda t: progress.started(t.id), on_result=progress.attempt,
                                    should_stop=self._stopping)

@@ -422,6 +422,47 @@ def test_a_hot_attempts_commands_are_distilled_into_a_skill_the_gate_accepts(tmp
     assert said in render_markdown(report) and said in render_html(report)
 
 
+
+@pytest.mark.parametrize("reflect", [True, False])
+def test_a_reflected_explore_attempt_is_told_what_the_attempt_before_did_wrong(tmp_path, docker_client, base_image,
+                                                                             reflect):
+    """explore.reflect: the agent (scripted) fixes its mistake only when it is shown it. The batch's
+    attempt cats a file that is not there; the explore attempt's first message carries that command
+    and its error after the instruction, the agent then writes the answer and the tests pass it. The
+    trajectory's instruction stays the task's, the note is in its metadata. Without reflect the same
+    agent repeats the mistake and nothing passes."""
+    fix = "echo 42 > /app/answer.txt"
+    agent = [
+        {"when": r"\[exit code", **submit("done")},
+        {"when": r"did not succeed(.|\n)*`cat /app/input\.txt` -> cat: /app/input\.txt: No such file", **bash(fix)},
+        bash("cat /app/input.txt"),
+    ]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": JUDGE}, max_cycles=1, trajectory_only=False,
+                                  evolver={"mode": "distill"},
+                                  explore={"passes": 2, "temperature": 1.0, "reflect": reflect},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="reflect", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    batch = sorted(json.loads((cycle / "solve.json").read_text())["tasks"])
+    explored = json.loads((cycle / "explore.json").read_text())
+    if not reflect:
+        assert sorted((a["task"], a["passed"]) for a in explored["attempts"]) == \
+            sorted((t, False) for t in batch for _ in range(2))
+        trajectory = json.loads(next((cycle / "explore" / "p2" / "trajectories").glob("*.json")).read_text())
+        assert "reflection" not in trajectory["metadata"]
+        return
+    assert sorted((a["task"], a["attempt"], a["passed"], a["commands"]) for a in explored["attempts"]) == \
+        [(t, 1, True, [fix]) for t in batch]
+    trajectory = json.loads((cycle / "explore" / "p1" / "trajectories" / f"{batch[0]}.json").read_text())
+    note = trajectory["metadata"]["reflection"]
+    assert note.startswith("An earlier attempt at this task did not succeed.")
+    assert "- `cat /app/input.txt` -> cat: /app/input.txt: No such file or directory" in note
+    assert trajectory["instruction"] == "Write 42 to /app/answer.txt."
+    assert trajectory["messages"][1]["content"] == f"Write 42 to /app/answer.txt.\n\n{note}"
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    assert [(p["explored"], p["commands"]) for p in record["passed"]] == [(True, [fix]), (True, [fix])]
+
 def test_labelled_explore_attempts_are_decided_by_their_tests_and_not_judged(tmp_path, docker_client, base_image,
                                                                              capsys):
     """trajectory_only off: a verified explore attempt counts by its tests, so no verdict is asked for

@@ -34,6 +34,7 @@ from adaptive_skill.agent.protocol import (
     tool_specs,
     with_demo,
 )
+from adaptive_skill.agent.reflect import with_reflection
 from adaptive_skill.agent.skillfiles import SKILLS_ROOT, SkillMount
 from adaptive_skill.agent.written import show_command, written_paths
 from adaptive_skill.config import EvolveConfig, LimitsConfig, SandboxConfig
@@ -119,13 +120,18 @@ class TerminalAgent:
 
     # -- the loop ----------------------------------------------------------------------------
 
-    def run(self, task_id: str, instruction: str, sandbox: Sandbox, path: Path | None = None) -> Trajectory:
+    def run(self, task_id: str, instruction: str, sandbox: Sandbox, path: Path | None = None,
+            note: str | None = None) -> Trajectory:
+        """One attempt. `note` (explore.reflect: what the attempt before did wrong, agent/reflect.py)
+        follows the instruction in the first message and is kept in the metadata; the trajectory's
+        instruction stays the task's."""
         self.tools, self.grammar = self._protocol()  # the workspace's skills as they are now
         trajectory = Trajectory(task_id=task_id, model=self.llm.model, instruction=instruction, path=path,
                                 metadata={"protocol": "native" if self.native else "text",
                                           **({"protocol_demo": TEXT_PROTOCOL_DEMO_VERSION} if self.demo else {}),
                                           "limits": self.limits.__dict__,
-                                          "skills": self.workspace.skill_names() if self.workspace else []})
+                                          "skills": self.workspace.skill_names() if self.workspace else [],
+                                          **({"reflection": note} if note else {})})
         context: list[dict[str, Any]] = []
         if self.system_prompt is None:
             rendered = build_system_prompt(self.workspace, self.native, instruction=instruction, memory=self.memory,
@@ -141,7 +147,7 @@ class TerminalAgent:
             if not self.native:
                 system = f"{system.rstrip()}\n\n{TEXT_PROTOCOL_HELP}\n"
         self._add(trajectory, context, {"role": "system", "content": system})
-        self._add(trajectory, context, {"role": "user", "content": instruction})
+        self._add(trajectory, context, {"role": "user", "content": with_reflection(instruction, note)})
         trajectory.save()
         deadline = time.monotonic() + self.limits.wall_time_sec
         format_errors = commands = 0

@@ -29,6 +29,9 @@ class AttemptJob:
     workspace: Path | None = None  # llm: the skill workspace the agent reads
     drafts_dir: Path | None = None  # llm with solver_proposed: <task>/SKILL.md drafts
     labels: Mapping[str, str] = field(default_factory=dict)  # extra labels on every container
+    # llm: task id -> a note placed after that task's instruction in the agent's first message
+    # (explore.reflect, agent/reflect.py); the task, its judge and its verifier are unchanged
+    notes: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_agent(self.agent, self.workspace, self.trajectories_dir)

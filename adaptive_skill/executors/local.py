@@ -26,6 +26,7 @@ class LocalExecutor:
             should_stop: Callable[[], bool] | None = None) -> list[AttemptResult]:
         model = self.llm() if self.llm is not None and job.agent == "llm" else None
         agent = build_agent(job.agent, job.config, accounting=self.accounting, workspace=job.workspace,
-                            trajectories_dir=job.trajectories_dir, drafts_dir=job.drafts_dir, llm=model)
+                            trajectories_dir=job.trajectories_dir, drafts_dir=job.drafts_dir, llm=model,
+                            notes=job.notes)
         return run_batch(tasks, agent, self.provider, job.results_dir, workers=self.workers, on_result=on_result,
                          on_start=on_start, should_stop=should_stop, labels=dict(job.labels))

@@ -74,7 +74,8 @@ def attempt_on_node(task: Task, task_bundle: Bundle, workspace_bundle: Bundle | 
         scratch = Path(scratch_dir)
         agent = build_agent(job.agent, job.config, accounting=accounting, workspace=workspace,
                             trajectories_dir=scratch / "trajectories",
-                            drafts_dir=scratch / "drafts" if job.drafts_dir is not None else None)
+                            drafts_dir=scratch / "drafts" if job.drafts_dir is not None else None,
+                            notes=job.notes)
         labels = {**job.labels, "adaptive-skill.agent": agent.name, EXECUTOR_LABEL: "ray"}
         try:
             result = _run(local_task, agent, job, labels, cache / "locks")

@@ -12,6 +12,7 @@ All three implement the Agent protocol (adaptive_skill/protocols.py).
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -75,8 +76,10 @@ class LLMAgent:
                 "budget": "error", "error": "error", "halted": "error"}
 
     def __init__(self, llm: LLM, workspace: Workspace, trajectories_dir: Path, limits: AgentLimits,
-                 monitor_factory=None, drafts_dir: Path | None = None, memory: MemoryOptions | None = None):
+                 monitor_factory=None, drafts_dir: Path | None = None, memory: MemoryOptions | None = None,
+                 notes: Mapping[str, str] | None = None):
         self.llm, self.workspace, self.trajectories_dir = llm, workspace, trajectories_dir
+        self.notes = dict(notes or {})  # task id -> a note after its instruction (explore.reflect)
         self.limits = limits
         self.memory = memory or MemoryOptions()
         self.monitor_factory = monitor_factory  # one fresh monitor per attempt: it keeps state
@@ -92,7 +95,7 @@ class LLMAgent:
                               memory=replace(self.memory, category=task.category))
         path = self.trajectories_dir / f"{task.id}.json"
         instruction = task.instruction + (DRAFT_NOTE if self.drafts_dir else "")
-        trajectory = agent.run(task.id, instruction, sandbox, path)
+        trajectory = agent.run(task.id, instruction, sandbox, path, note=self.notes.get(task.id))
         if trajectory.status == "budget":
             raise BudgetExceeded(trajectory.metadata.get("stop_reason", "budget spent"))
         if self.drafts_dir:
@@ -116,11 +119,13 @@ SUITE_AGENTS = {"oracle": OracleAgent, "nop": NopAgent}  # AGENT_NAMES (harness/
 
 def build_agent(name: str, config: EvolveConfig, *, workspace: Workspace | Path | None = None,
                 trajectories_dir: Path | None = None, accounting=None, llm: LLM | None = None,
-                drafts_dir: Path | None = None, monitor_factory=None) -> Agent:
+                drafts_dir: Path | None = None, monitor_factory=None,
+                notes: Mapping[str, str] | None = None) -> Agent:
     """The agent `name` names. For llm: `workspace` and `trajectories_dir` are required; `llm` lets
     a caller share one model (and its load) across batches, else one is made from models.agent and
     charged to `accounting` (a Ray node has no driver's client to borrow); `drafts_dir` turns on
-    solver-proposed skill drafts; `monitor_factory` replaces the spiral monitor (spiral.enabled)."""
+    solver-proposed skill drafts; `monitor_factory` replaces the spiral monitor (spiral.enabled);
+    `notes` (task id -> text) go after those tasks' instructions (explore.reflect)."""
     check_agent(name, workspace, trajectories_dir)
     if name in SUITE_AGENTS:
         return SUITE_AGENTS[name]()
@@ -137,7 +142,7 @@ def build_agent(name: str, config: EvolveConfig, *, workspace: Workspace | Path 
     limits = replace(AgentLimits.from_config(config), check_before_submit=agent.check_before_submit,
                      show_before_submit=agent.show_before_submit)
     return LLMAgent(llm, workspace, trajectories_dir, limits, monitor_factory=monitor_factory,
-                    drafts_dir=drafts_dir, memory=memory_options(config, workspace))
+                    drafts_dir=drafts_dir, memory=memory_options(config, workspace), notes=notes)
 
 
 def memory_options(config: EvolveConfig, workspace: Workspace) -> MemoryOptions:

@@ -100,6 +100,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "--explore-temperature until one passes (the judge's pass; default 0)")
     p.add_argument("--explore-temperature", type=float, default=1.0, metavar="T",
                    help="explore.temperature (default 1.0)")
+    p.add_argument("--explore-reflect", action="store_true",
+                   help="explore.reflect: each explore attempt is told what the task's attempt before it did "
+                        "wrong (its failed commands and their errors); needs --explore")
     p.add_argument("--seed", type=int, default=0, help="run seed: holdout split, sampling seeds, bootstrap")
     p.add_argument("--gate-rounds", type=int, default=None,
                    help="holdout rounds of every gate decision (default 2; --quick 1): the sequential rule cut "
@@ -144,7 +147,8 @@ def settings(args: argparse.Namespace) -> dict:
             **({"show_before_submit": True} if args.show_before_submit else {}),
             **({"evolver_samples": args.evolver_samples} if args.evolver_samples else {}),
             **({"batch_size": args.batch_size} if args.batch_size else {}),
-            **({"explore": args.explore, "explore_temperature": args.explore_temperature} if args.explore else {})}
+            **({"explore": args.explore, "explore_temperature": args.explore_temperature} if args.explore else {}),
+            **({"explore_reflect": True} if args.explore_reflect else {})}
 
 
 def chosen_parts(args: argparse.Namespace) -> dict:
@@ -184,7 +188,8 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
         "gating": {"min_rounds": gate_rounds, "max_rounds": gate_rounds,
                    "temperature": s["temperature"], "judge_check": s["judge_check"]},
         "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6, "samples": samples},
-        "explore": {"passes": s.get("explore", 0), "temperature": s.get("explore_temperature", 1.0)}})
+        "explore": {"passes": s.get("explore", 0), "temperature": s.get("explore_temperature", 1.0),
+                    "reflect": s.get("explore_reflect", False)}})
 
 
 def check_model(model: str) -> None:
@@ -445,6 +450,8 @@ def start(args: argparse.Namespace) -> None:
         raise UserError("--batch-size must be at least 1")
     if not 0 <= (args.explore or 0) <= 10 or not 0 < args.explore_temperature <= 2:
         raise UserError("--explore must be 0 to 10 and --explore-temperature above 0 and at most 2")
+    if args.explore_reflect and not args.explore:
+        raise UserError("--explore-reflect needs --explore N: it changes what the explore attempts are told")
     chosen = chosen_parts(args)
     check_model(s["model"])
     Bench(args.out.resolve(), s, chosen).run()
