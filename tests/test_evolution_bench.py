@@ -324,7 +324,7 @@ def test_the_defaults_fit_the_1_5b_and_bad_values_are_one_line_exit_2(tmp_path):
         tmp_path / "b")
     assert other.skill_in_prompt_tokens == 0 and other.holdout_ratio == 0.15 and other.gating.judge_check
     for bad in (["--holdout-ratio", "1.5"], ["--skill-in-prompt", "-3"], ["--explore", "11"],
-                ["--explore", "2", "--explore-temperature", "0"], ["--batch-size", "0"]):
+                ["--explore", "2", "--explore-temperature", "0"], ["--batch-size", "0"], ["--explore-reflect"]):
         result = _cli("--out", str(tmp_path / "c"), *bad)
         assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
         assert not (tmp_path / "c").exists()
@@ -351,6 +351,29 @@ def test_evolver_samples_and_show_before_submit_leave_old_settings_alone(tmp_pat
     config = bench.build_config(distilled, tmp_path / "d")
     assert config.evolver.mode == "distill" and (config.explore.passes, config.explore.temperature) == (3, 0.9)
     assert config.batch_size == 40 and "batch_size" not in plain
+    assert not config.explore.reflect and "explore_reflect" not in distilled
+    reflected = bench.settings(bench.parse_args(["--out", str(tmp_path / "e"), "--explore", "2", "--explore-reflect"]))
+    assert bench.build_config(reflected, tmp_path / "e").explore.reflect
+
+
+def test_the_reflect_probe_statistics_on_known_counts():
+    import reflect_probe
+
+    assert reflect_probe.sign_test(8, 0) == pytest.approx(2 / 2 ** 8)  # 0.0078: run 24's git probe
+    assert reflect_probe.sign_test(3, 3) == 1.0 and reflect_probe.sign_test(0, 0) == 1.0
+    assert reflect_probe.sign_test(5, 1) == pytest.approx(2 * 7 / 64)
+    low, high = reflect_probe.wilson(0, 16)
+    assert low == 0.0 and high == pytest.approx(0.194, abs=1e-3)
+    low, high = reflect_probe.wilson(8, 16)
+    assert (round(low, 3), round(high, 3)) == (0.280, 0.720)
+    assert reflect_probe.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_reflect_probe_refuses_a_task_outside_the_split_in_one_line(tmp_path):
+    result = subprocess.run([sys.executable, str(BENCH / "reflect_probe.py"), "--out", str(tmp_path / "p"),
+                             "--task", "no-such-task"], capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 2 and result.stderr == "error: --task: not a train task of split 2: no-such-task\n"
+    assert not (tmp_path / "p").exists()
 
 
 def test_next_reply_probe_counts_a_copied_observation():
