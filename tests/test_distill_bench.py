@@ -44,8 +44,34 @@ def test_worked_commands_keep_what_changed_something_and_did_not_fail(tmp_path):
         ("find /app/work -name '*.tmp'", 0, "/app/work/a.tmp"),
         ("find /app/work -name '*.tmp' -exec rm -f {} \\;", 0, ""),
     ])
-    assert worked_commands(path) == ["cd /app/repo && git commit -m 'x'", "wc -l < /app/log.txt > /app/count.txt",
-                                     "find /app/work -name '*.tmp' -exec rm -f {} \\;"]
+    # the shell stayed in /app/repo: the commands after the cd are kept where they ran
+    assert worked_commands(path) == ["cd /app/repo && git commit -m 'x'",
+                                     "cd /app/repo && wc -l < /app/log.txt > /app/count.txt",
+                                     "cd /app/repo && find /app/work -name '*.tmp' -exec rm -f {} \\;"]
+
+
+def test_a_bare_cd_is_not_kept_but_where_the_commands_after_it_ran(tmp_path):
+    """The reflect probe's git attempts passed with `cd /app/repo`, then the command that had failed in
+    /app: kept alone it would say nothing, and the command without it is the one that failed. A cd
+    the record cannot follow (relative, failed, among other commands) forgets the directory."""
+    steps = [("git checkout -b feature", 128, "fatal: not a git repository (or any of the parent directories): .git"),
+             ("pwd", 0, "/app"), ("cd /app/repo", 0, ""), ("git checkout -b feature", 0, "Switched to a new branch")]
+    assert worked_commands(_trajectory(tmp_path, steps)) == ["cd /app/repo && git checkout -b feature"]
+    later = [("cd /app/repo", 0, ""), ("cd /app/other", 1, "bash: cd: /app/other: No such file or directory"),
+             ("git tag v1", 0, "")]
+    assert worked_commands(_trajectory(tmp_path, later, "b.json")) == ["git tag v1"]  # the failed cd: unknown
+    relative = [("cd /app", 0, ""), ("cd repo", 0, ""), ("git tag v1", 0, "")]
+    assert worked_commands(_trajectory(tmp_path, relative, "c.json")) == ["cd /app/repo && git tag v1"]
+    unknown = [("cd repo", 0, ""), ("git tag v1", 0, "")]  # from where? kept as it ran, as before
+    assert worked_commands(_trajectory(tmp_path, unknown, "g.json")) == ["cd repo", "git tag v1"]
+    inside = [("cd /app", 0, ""), ("mkdir -p out && cd out && touch a", 0, ""), ("touch b", 0, "")]
+    assert worked_commands(_trajectory(tmp_path, inside, "d.json")) == ["cd /app && mkdir -p out && cd out && touch a",
+                                                                         "touch b"]
+    moved = [("cd /tmp", 0, ""), ("cd /app/repo && git add a", 0, ""), ("git commit -m a", 0, "")]
+    assert worked_commands(_trajectory(tmp_path, moved, "e.json")) == ["cd /app/repo && git add a",
+                                                                       "cd /app/repo && git commit -m a"]
+    quoted = [("cd '/app/my repo'", 0, ""), ("git tag v1", 0, "")]  # not followed: kept as it ran, as before
+    assert worked_commands(_trajectory(tmp_path, quoted, "f.json")) == ["cd '/app/my repo'", "git tag v1"]
 
 
 @pytest.mark.parametrize("command, looks", [

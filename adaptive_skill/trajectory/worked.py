@@ -7,6 +7,7 @@ The commands are the agent's, so untrusted: each is one line, bounded, or droppe
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from pathlib import Path
@@ -40,6 +41,13 @@ _RELATIVE_RUN = re.compile(r"(^|[;&|(]\s*|\b(?:then|do|else)\s+)"
                            r"\./([A-Za-z0-9_][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9_.+-]+)*)")
 _ABSOLUTE = re.compile(r"(?<![\w./-])/[A-Za-z0-9_.+-]+(?:/[A-Za-z0-9_.+-]+)*")
 _CD = re.compile(r"(?:^|[;&|(]\s*)cd\s")
+# The shell keeps its directory from one command to the next: a bare `cd /dir` step is not a command
+# to keep, but where the ones after it ran (the reflect probe's git attempts: `cd /app/repo`, then `git
+# checkout -b feature`, which had failed in /app). Each later command is kept with it, `cd /dir && ...`.
+_CD_ONLY = re.compile(r"^cd\s+(/[A-Za-z0-9_.+/-]*)$")
+_CD_RELATIVE = re.compile(r"^cd\s+([A-Za-z0-9_.+-][A-Za-z0-9_.+/-]*)$")
+_CD_FIRST = re.compile(r"^cd\s+(/[A-Za-z0-9_.+/-]*)\s*(?:&&|;)")
+_MOVES = re.compile(r"(?:^|[;&|(\n]\s*)(?:cd|pushd|popd)(?:\s|$)")
 COMMAND_CHARS = 220
 COMMANDS_PER_TASK = 3
 # A command that writes one literal and nothing else: `echo "5433" > /app/db_port.txt`, `printf '42\n' >> f`
@@ -49,22 +57,40 @@ _LITERAL_WRITE = re.compile(r"^(?:echo(?:\s+-[neE]+)?|printf)\s+(['\"]?)([^'\"$`
 def worked_commands(trajectory: str | Path | dict[str, Any] | list[Any]) -> list[str]:
     """The last three commands of an attempt (a trajectory file or its data) that changed something
     and did not fail, in order, each once; [] for a trajectory that cannot be read and for one that
-    wrote an answer it had read off an earlier step's output (copied_answer)."""
+    wrote an answer it had read off an earlier step's output (copied_answer). A command run after a
+    bare `cd /dir` step (and a `cd sub` from there) is kept as `cd /dir && command`, where it ran; a
+    cd the record cannot follow (in a failed step, among other commands, relative from an unknown
+    place) forgets the directory."""
     try:
         view = load_view(trajectory) if isinstance(trajectory, str | Path) else as_view(trajectory)
     except (ValueError, OSError):
         return []
     kept: list[str] = []
     seen: list[str] = []  # what the attempt's earlier steps printed
+    directory: str | None = None  # where the last `cd /dir` left the shell; None: unknown or not moved
     for step in view.steps:
-        if step.tool == "bash" and isinstance(step.argument, str) and \
-                copied_answer(step.argument, seen, view.instruction or ""):
+        argument = step.argument if isinstance(step.argument, str) else ""
+        if step.tool == "bash" and copied_answer(argument, seen, view.instruction or ""):
             return []
         seen.append(step.output if isinstance(step.output, str) else "")
-        if step.tool != "bash" or step_failure(step) is not None or step.exit_code not in (0, None):
+        if step.tool != "bash":
             continue
-        command = absolute_runs(one_line(step.argument if isinstance(step.argument, str) else ""),
-                                view.instruction or "")
+        if step_failure(step) is not None or step.exit_code not in (0, None):
+            directory = None if _MOVES.search(argument) else directory  # it may or may not have moved
+            continue
+        line = one_line(argument)
+        if only := _CD_ONLY.match(line):
+            directory = posixpath.normpath(only.group(1))
+            continue
+        if directory is not None and (relative := _CD_RELATIVE.match(line)):
+            directory = posixpath.normpath(posixpath.join(directory, relative.group(1)))
+            continue
+        first = _CD_FIRST.match(line)
+        if directory is not None and line and not first:
+            line = f"cd {directory} && {line}"
+        if _MOVES.search(argument):  # where it leaves the shell: its own first cd, if that is its only one
+            directory = first.group(1) if first and len(_MOVES.findall(line)) == 1 else None
+        command = absolute_runs(line, view.instruction or "")
         if not command or len(command) > COMMAND_CHARS or command in kept or only_looks(command):
             continue
         kept.append(command)
