@@ -10,7 +10,8 @@ attempted --repeats times at --temperature, as explore passes do, twice per repe
 sampling seed: once plainly and once with the note agent/reflect.py writes from the batch attempt's
 trajectory. The verifier decides every attempt. Printed and written to DIR/results.json: per task the
 batch attempt, the note, and plain and reflected passes; in total the pass rates with Wilson intervals,
-the discordant pairs and an exact two-sided sign test on them. Resumable: finished attempts under DIR
+the discordant pairs with an exact two-sided sign test, and the same test by task (a task's repeats
+are not independent: the by-task test is the one to trust). Resumable: finished attempts under DIR
 are reused.
 """
 
@@ -119,12 +120,19 @@ def probe(args: argparse.Namespace) -> dict:
     n = len(pairs)
     plain_k, reflected_k = sum(p for p, _ in pairs), sum(r for _, r in pairs)
     better, worse = sum(r and not p for p, r in pairs), sum(p and not r for p, r in pairs)
+    # The repeats of one task are not independent (in the 2026-11-29 probes every task gave one outcome
+    # in all its repeats):
+    # the task is the unit that varies, so the test by task is the one to trust.
+    gains = [sum(rows[t.id]["reflected"]) - sum(rows[t.id]["plain"]) for t in failed]
+    tasks_better, tasks_worse = sum(g > 0 for g in gains), sum(g < 0 for g in gains)
     return {"settings": {"seed": args.seed, "category": args.category, "tasks": [t.id for t in tasks],
                          "repeats": args.repeats, "temperature": args.temperature, "model": args.model},
             "tasks": rows, "failed": len(failed), "pairs": n,
             "plain": {"passed": plain_k, "interval": wilson(plain_k, n)},
             "reflected": {"passed": reflected_k, "interval": wilson(reflected_k, n)},
-            "reflected_only": better, "plain_only": worse, "sign_test_p": sign_test(better, worse)}
+            "reflected_only": better, "plain_only": worse, "sign_test_p": sign_test(better, worse),
+            "tasks_better": tasks_better, "tasks_worse": tasks_worse,
+            "task_sign_test_p": sign_test(tasks_better, tasks_worse)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         k, (low, high) = result[arm]["passed"], result[arm]["interval"]
         print(f"{arm:9s} {k}/{n} passed, 95% [{low:.0%}, {high:.0%}]")
     print(f"discordant pairs: reflected only {result['reflected_only']}, plain only {result['plain_only']}; "
-          f"exact sign test p = {result['sign_test_p']:.3g}")
+          f"exact sign test p = {result['sign_test_p']:.3g} (pairs of one task are not independent)")
+    print(f"by task: {result['tasks_better']} of {result['failed']} passed more often reflected, "
+          f"{result['tasks_worse']} less; exact sign test p = {result['task_sign_test_p']:.3g}")
     return 0
 
 
