@@ -273,6 +273,7 @@ class AdaptiveSkillEngine:
         from adaptive_skill.agent.reflect import reflection
         from adaptive_skill.observe import JudgeItem
         from adaptive_skill.observe.observations import EXPLORED, passed
+        from adaptive_skill.sandbox.programs import Programs
 
         c = self.config
         labels = {} if c.trajectory_only else {r.task_id: bool(r.passed) for r in solved.results
@@ -282,20 +283,21 @@ class AdaptiveSkillEngine:
         attempts: list[ExploreAttempt] = []
         found: set[str] = set()
         judge = self._judge()
-        before = {r.task_id: r.trajectory_path for r in solved.results}  # each task's attempt before
+        before = {r.task_id: r for r in solved.results}  # each task's attempt before
         for index in range(c.explore.passes):
             tasks = [self._task(task_id) for task_id in todo if task_id not in found]
             if not tasks:
                 break
-            notes = {t.id: note for t in tasks
-                     if c.explore.reflect and before.get(t.id) and (note := reflection(before[t.id]))}
+            notes = {t.id: note for t in tasks if c.explore.reflect and (last := before.get(t.id))
+                     and last.trajectory_path
+                     and (note := reflection(last.trajectory_path, Programs.from_dict(last.programs)))}
             config = c.model_copy(deep=True)
             config.models.agent.temperature = c.explore.temperature
             config.models.agent.seed = explore_seed(c.seed, n, index)
             title = f"cycle {n} explore {index + 1}/{c.explore.passes} at temperature {c.explore.temperature:g}"
             results = self._attempts(tasks, self.run_dir.workspace, self.run_dir.cycle_dir(n) / "explore" /
                                      f"p{index + 1}", title, config=config, notes=notes)
-            before.update({r.task_id: r.trajectory_path for r in results})
+            before.update({r.task_id: r for r in results})
             loaded = [(r, read_json(Path(r.trajectory_path), None) if r.trajectory_path else None,
                        None if c.trajectory_only or r.failure_mode == "unverified" else bool(r.passed))
                       for r in results]

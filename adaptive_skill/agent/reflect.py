@@ -10,6 +10,11 @@ definition of a failed step, trajectory/failures.py), or, where nothing failed, 
 to no effect. The task's instruction itself is not changed: the judge and the verifier see the task
 as it is.
 
+Told that `jq`, `zip` or `unzip` is not found, the 1.5B tries `jq3`, `jq4`, ... (the reflect probe):
+where a failed command's error says a program is not found and the attempt's container was probed
+(sandbox/programs.py), the note also says that the program is not there under any name and which of
+the common programs are.
+
 The note is built from the agent's own trajectory, so from untrusted text: every command and line is
 one line, bounded and of printable characters, and the note as a whole is bounded (NOTE_CHARS).
 """
@@ -20,7 +25,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from adaptive_skill.trajectory.failures import FRAME_LINE, TRACEBACK, find_failures
+from adaptive_skill.sandbox.programs import Programs
+from adaptive_skill.trajectory.failures import FRAME_LINE, TRACEBACK, find_failures, missing_program
 from adaptive_skill.trajectory.load import as_view, load_view
 from adaptive_skill.trajectory.text import clean_output, clip
 
@@ -37,19 +43,23 @@ QUIET_HEAD = "An earlier attempt at this task did not succeed, though no command
 QUIET_TAIL = "They did not do what the task asks: do it another way, and check the result before you submit."
 
 
-def reflection(trajectory: str | Path | dict[str, Any] | list[Any]) -> str | None:
+def reflection(trajectory: str | Path | dict[str, Any] | list[Any], programs: Programs | None = None) -> str | None:
     """The note for the next attempt of the task whose attempt this trajectory is; None for a
-    trajectory that cannot be read or that ran no command."""
+    trajectory that cannot be read or that ran no command. `programs`: what the attempt's container
+    had (its probe), for the line on a program it did not have."""
     try:
         view = load_view(trajectory) if isinstance(trajectory, str | Path) else as_view(trajectory)
     except (ValueError, OSError):
         return None
     failed: list[tuple[str, str]] = []
+    absent: list[str] = []
     for failure in find_failures(view.steps):
         if failure.tool != "bash" or not isinstance(failure.command, str):
             continue
         command = _line(failure.command, COMMAND_CHARS)
         said = [line for line in failure.lines if not (TRACEBACK.match(line) or FRAME_LINE.match(line))]
+        ran = set(re.findall(r"[\w.+/-]+", failure.command))  # a program it ran, not any word of the output
+        absent += [name for name in map(missing_program, said) if name in ran and name not in absent]
         why = next((text for text in (_line(line, LINE_CHARS) for line in said) if text), "")
         if failure.kind == "timeout":
             why = "timed out and was killed"
@@ -59,7 +69,7 @@ def reflection(trajectory: str | Path | dict[str, Any] | list[Any]) -> str | Non
             failed.append((command, why))
     if failed:
         body = [f"- `{command}` -> {why}" for command, why in failed[:MAX_COMMANDS]]
-        return _bounded(FAILED_HEAD, body, FAILED_TAIL)
+        return _bounded(FAILED_HEAD, body, "\n".join(filter(None, [_absent(absent, programs), FAILED_TAIL])))
     ran = [c for c in (_line(s.argument, COMMAND_CHARS) for s in view.steps
                        if s.tool == "bash" and isinstance(s.argument, str)) if c]
     if not ran:
@@ -71,6 +81,20 @@ def reflection(trajectory: str | Path | dict[str, Any] | list[Any]) -> str | Non
 def with_reflection(instruction: str, note: str | None) -> str:
     """The attempt's first message: the instruction, then the note apart from it."""
     return instruction if not note else f"{instruction.rstrip()}\n\n{note}"
+
+
+def _absent(names: list[str], programs: Programs | None) -> str:
+    """The line on the programs the attempt did not have, with those its container has ("" without a
+    probe or with nothing missing). A name is one line of at most 40 characters; the installed ones
+    are the probe's fixed list, so nothing the container printed reaches the model through them."""
+    if programs is None or not programs.installed:
+        return ""
+    shown = [f"`{name}`" for name in dict.fromkeys(_line(n, 40) for n in names)
+             if name and name not in programs.installed][:3]
+    if not shown:
+        return ""
+    return (f"Not installed in this container, under any name: {', '.join(shown)}. "
+            f"Installed: {', '.join(programs.installed)}. Do it with one of those.")
 
 
 def _line(text: str, limit: int) -> str:

@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from adaptive_skill.trajectory.failures import missing_program
+
 RULE_WINDOW = 5  # words in a row shared with the rules that make a restatement
 # Words too common to carry a rule's meaning on their own (a shared run must hold RULE_WINDOW others).
 _FILLER = frozenset("a an and the of to in on for or is it its be by as at with that this from".split())
@@ -81,10 +83,8 @@ def situation_terms(commands: Iterable[str], errors: Iterable[str]) -> set[str]:
     for line in errors:
         low = line.lower()
         terms.update(phrase for phrase in ERROR_PHRASES if phrase in low)
-        if match := re.search(r"(?:^|: )([A-Za-z0-9_.+/-]+): (?:command )?not found", line):
-            name = match.group(1).rsplit("/", 1)[-1]
-            if name and not name[0].isupper() and name.lower() not in _FILLER:  # not prose run as a command
-                terms.add(_stem(name.lower()))
+        if (name := missing_program(line)) and name.lower() not in _FILLER:  # not prose run as a command
+            terms.add(_stem(name.lower()))
     return terms
 
 

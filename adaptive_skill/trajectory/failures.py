@@ -141,6 +141,20 @@ def error_lines(output: str, frames: bool = True, fallback: int = 3) -> list[str
     return found
 
 
+# A shell's word that it found no such program: "bash: jq: command not found", "bash: line 1: jq:
+# command not found", "sh: 1: jq: not found". The name is the group.
+_NOT_FOUND = re.compile(r"(?:^|: )([A-Za-z0-9_.+/-]{1,64}): (?:command )?not found")
+
+
+def missing_program(line: str) -> str | None:
+    """The program a shell's error line says it could not find (its last path part), or None; prose a
+    model ran as a command ("Use: command not found") names none."""
+    if not (match := _NOT_FOUND.search(line)):
+        return None
+    name = match.group(1).rsplit("/", 1)[-1]
+    return name if name and not name[0].isupper() else None
+
+
 def _scanned(output: str) -> str:
     if len(output) <= _SCAN_CHARS:
         return output

@@ -1,14 +1,16 @@
 """Does a note on the attempt before (explore.reflect) make the agent pass tasks it fails?
 
     python benchmarks/evolution/reflect_probe.py --out DIR [--seed 2] [--category git] [--task ID ...]
-        [--repeats 4] [--temperature 1.0] [--model M]
+        [--repeats 4] [--temperature 1.0] [--model M] [--against plain|note]
 
 The agent and workspace of the learning-curve benchmark (run.py's settings at its defaults, the seed
 workspace): the train tasks of split --seed (or --task), optionally of one --category, are attempted
 once as the evolve batch attempts them (the agent's temperature 0). Each task that fails is then
 attempted --repeats times at --temperature, as explore passes do, twice per repeat with the same
 sampling seed: once plainly and once with the note agent/reflect.py writes from the batch attempt's
-trajectory. The verifier decides every attempt. Printed and written to DIR/results.json: per task the
+trajectory (with the line on a program its container lacked, and which it has). With `--against
+note` the first attempt of each pair gets the note without that line instead of none: what the
+line adds. The verifier decides every attempt. Printed and written to DIR/results.json: per task the
 batch attempt, the note, and plain and reflected passes; in total the pass rates with Wilson intervals,
 the discordant pairs with an exact two-sided sign test, and the same test by task (a task's repeats
 are not independent: the by-task test is the one to trust). Resumable: finished attempts under DIR
@@ -36,6 +38,7 @@ from adaptive_skill.harness.agents import build_agent  # noqa: E402
 from adaptive_skill.harness.batch import run_batch  # noqa: E402
 from adaptive_skill.harness.providers import make_provider  # noqa: E402
 from adaptive_skill.llm import Accounting, make_llm  # noqa: E402
+from adaptive_skill.sandbox.programs import Programs  # noqa: E402
 from adaptive_skill.tasks.loader import load_suite  # noqa: E402
 from adaptive_skill.tasks.split import split_suite  # noqa: E402
 
@@ -49,6 +52,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--repeats", type=int, default=4, help="sampling seeds per failed task (default 4)")
     p.add_argument("--temperature", type=float, default=1.0, help="of the repeats (default 1.0, explore's)")
     p.add_argument("--model", default=bench.DEFAULT_MODEL, help=f"the agent (default {bench.DEFAULT_MODEL})")
+    p.add_argument("--against", choices=["plain", "note"], default="plain",
+                   help="the other attempt of each pair: no note (default), or the note without the line on "
+                        "missing programs")
     return p.parse_args(argv)
 
 
@@ -105,13 +111,16 @@ def probe(args: argparse.Namespace) -> dict:
 
     batch = attempts("batch", tasks, None, None, {})
     failed = [t for t in tasks if not batch[t.id].passed]
-    notes = {t.id: note for t in failed
-             if batch[t.id].trajectory_path and (note := reflection(batch[t.id].trajectory_path))}
+    notes = {t.id: note for t in failed if batch[t.id].trajectory_path
+             and (note := reflection(batch[t.id].trajectory_path, Programs.from_dict(batch[t.id].programs)))}
+    against = {} if args.against == "plain" else {
+        t.id: note for t in failed if batch[t.id].trajectory_path and (note := reflection(batch[t.id].trajectory_path))}
     rows = {t.id: {"batch": bool(batch[t.id].passed), "note": notes.get(t.id), "plain": [], "reflected": []}
             for t in tasks}
     for repeat in range(args.repeats):
         seed = repeat_seed(args.seed, repeat)
-        plain = attempts(f"r{repeat}/plain", failed, args.temperature, seed, {})
+        plain = attempts(f"r{repeat}/{'plain' if args.against == 'plain' else 'note-only'}", failed,
+                         args.temperature, seed, against)
         noted = attempts(f"r{repeat}/reflected", failed, args.temperature, seed, notes)
         for t in failed:
             rows[t.id]["plain"].append(bool(plain[t.id].passed))
@@ -126,7 +135,8 @@ def probe(args: argparse.Namespace) -> dict:
     gains = [sum(rows[t.id]["reflected"]) - sum(rows[t.id]["plain"]) for t in failed]
     tasks_better, tasks_worse = sum(g > 0 for g in gains), sum(g < 0 for g in gains)
     return {"settings": {"seed": args.seed, "category": args.category, "tasks": [t.id for t in tasks],
-                         "repeats": args.repeats, "temperature": args.temperature, "model": args.model},
+                         "repeats": args.repeats, "temperature": args.temperature, "model": args.model,
+                         "against": args.against},
             "tasks": rows, "failed": len(failed), "pairs": n,
             "plain": {"passed": plain_k, "interval": wilson(plain_k, n)},
             "reflected": {"passed": reflected_k, "interval": wilson(reflected_k, n)},
@@ -143,17 +153,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return error.exit_code
     write_json_atomic(args.out.resolve() / "results.json", result)
+    other = "plain" if result["settings"]["against"] == "plain" else "note-only"  # the pairs' first arm
     for task, row in result["tasks"].items():
         if row["batch"]:
             print(f"{task:28s} batch passed")
             continue
-        print(f"{task:28s} plain {sum(row['plain'])}/{len(row['plain'])}  reflected "
+        print(f"{task:28s} {other} {sum(row['plain'])}/{len(row['plain'])}  reflected "
               f"{sum(row['reflected'])}/{len(row['reflected'])}")
     n = result["pairs"]
-    for arm in ("plain", "reflected"):
-        k, (low, high) = result[arm]["passed"], result[arm]["interval"]
+    for key, arm in (("plain", other), ("reflected", "reflected")):
+        k, (low, high) = result[key]["passed"], result[key]["interval"]
         print(f"{arm:9s} {k}/{n} passed, 95% [{low:.0%}, {high:.0%}]")
-    print(f"discordant pairs: reflected only {result['reflected_only']}, plain only {result['plain_only']}; "
+    print(f"discordant pairs: reflected only {result['reflected_only']}, {other} only {result['plain_only']}; "
           f"exact sign test p = {result['sign_test_p']:.3g} (pairs of one task are not independent)")
     print(f"by task: {result['tasks_better']} of {result['failed']} passed more often reflected, "
           f"{result['tasks_worse']} less; exact sign test p = {result['task_sign_test_p']:.3g}")
