@@ -463,6 +463,33 @@ def test_a_reflected_explore_attempt_is_told_what_the_attempt_before_did_wrong(t
     record = json.loads((cycle / "evolve" / "distill.json").read_text())
     assert [(p["explored"], p["commands"]) for p in record["passed"]] == [(True, [fix]), (True, [fix])]
 
+def test_a_reflected_note_names_the_missing_program_and_what_the_real_container_has(tmp_path, docker_client,
+                                                                                   base_image):
+    """The batch's attempt runs jq, which the task's image lacks; the explore attempt's note says so and
+    lists the programs the harness's probe found in that container (the test image has perl and sed,
+    not jq or python3). The scripted agent writes the answer only when told which programs it has."""
+    fix = "echo 42 > /app/answer.txt"
+    agent = [
+        {"when": r"\[exit code", **submit("done")},
+        {"when": r"under any name: `jq`\. Installed: [a-z0-9, ]*perl", **bash(fix)},
+        bash("jq -r .x /app/input.json > /app/answer.txt"),
+    ]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": JUDGE}, max_cycles=1, trajectory_only=False,
+                                  evolver={"mode": "distill"}, explore={"passes": 1, "temperature": 1.0, "reflect": True},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="absent", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    solve = json.loads((cycle / "solve.json").read_text())
+    assert all("jq" in r["programs"]["missing"] and "perl" in r["programs"]["installed"] for r in solve["results"])
+    explored = json.loads((cycle / "explore.json").read_text())
+    assert sorted((a["task"], a["passed"]) for a in explored["attempts"]) == [(t, True) for t in sorted(solve["tasks"])]
+    trajectory = json.loads(next((cycle / "explore" / "p1" / "trajectories").glob("*.json")).read_text())
+    line = next(x for x in trajectory["metadata"]["reflection"].splitlines() if x.startswith("Not installed"))
+    installed = line.split("Installed: ", 1)[1].removesuffix(". Do it with one of those.").split(", ")
+    assert installed == solve["results"][0]["programs"]["installed"] and "jq" not in installed
+
+
 def test_labelled_explore_attempts_are_decided_by_their_tests_and_not_judged(tmp_path, docker_client, base_image,
                                                                              capsys):
     """trajectory_only off: a verified explore attempt counts by its tests, so no verdict is asked for
