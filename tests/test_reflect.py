@@ -98,11 +98,11 @@ def test_a_program_not_found_is_named_with_what_the_container_has():
     """The reflect probe: told `jq` was not found, the 1.5B tried `jq3`, `jq4`, ... (2026-11-29)."""
     trajectory = attempt(("jq . /app/data.json > /app/pretty.json", JQ_MISSING, 127),
                          ("jq3 . /app/data.json", "bash: line 1: jq3: command not found\n", 127),
-                         ("sh -c 'zip -r /app/d.zip /app/docs'", "sh: 1: zip: not found\n", 127))
+                         ("sh -c '/usr/bin/zip -r /app/d.zip /app/docs'", "sh: 1: /usr/bin/zip: not found\n", 127))
     lines = reflection(trajectory, PROBED).splitlines()
     assert lines[1:4] == ["- `jq . /app/data.json > /app/pretty.json` -> bash: line 1: jq: command not found",
                           "- `jq3 . /app/data.json` -> bash: line 1: jq3: command not found",
-                          "- `sh -c 'zip -r /app/d.zip /app/docs'` -> sh: 1: zip: not found"]
+                          "- `sh -c '/usr/bin/zip -r /app/d.zip /app/docs'` -> sh: 1: /usr/bin/zip: not found"]
     assert lines[4] == ("Not installed in this container, under any name: `jq`, `jq3`, `zip`. "
                         "Installed: python3, sed, grep. Do it with one of those.")
     assert lines[5].startswith("Do not run them that way again")

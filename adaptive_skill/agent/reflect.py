@@ -58,7 +58,8 @@ def reflection(trajectory: str | Path | dict[str, Any] | list[Any], programs: Pr
             continue
         command = _line(failure.command, COMMAND_CHARS)
         said = [line for line in failure.lines if not (TRACEBACK.match(line) or FRAME_LINE.match(line))]
-        ran = set(re.findall(r"[\w.+/-]+", failure.command))  # a program it ran, not any word of the output
+        # a program the command ran (by path too), not any word of the output
+        ran = {word.rsplit("/", 1)[-1] for word in re.findall(r"[\w.+/-]+", failure.command)}
         absent += [name for name in map(missing_program, said) if name in ran and name not in absent]
         why = next((text for text in (_line(line, LINE_CHARS) for line in said) if text), "")
         if failure.kind == "timeout":
