@@ -138,3 +138,15 @@ def test_missing_program_reads_the_shells_words_only():
     assert missing_program("Use: command not found") is None  # prose run as a command
     assert missing_program("fatal: not a git repository") is None
     assert missing_program("error: pathspec 'x' did not match any file(s) known to git") is None
+
+
+def test_a_command_of_several_lines_reads_as_the_commands_it_ran():
+    """Run 24's note: `git init /app/repo git checkout -b feature/login`, two commands flattened into one."""
+    note = reflection(attempt(("git init /app/repo\ngit checkout -b feature/login /app/repo", GIT_ERROR, 128),
+                              ("cd /app &&\n  tar -czf x.tgz \\\n    notes/\nfalse", "", 2),
+                              ("for f in a b; do\n  touch $f\ndone\n\nfalse", "", 1)))
+    assert note.splitlines()[1:4] == [
+        "- `git init /app/repo; git checkout -b feature/login /app/repo` -> fatal: not a git repository (or any of the "
+        "parent directories): .git",
+        "- `cd /app && tar -czf x.tgz notes/; false` -> exit 2",
+        "- `for f in a b; do touch $f; done; false` -> exit 1"]

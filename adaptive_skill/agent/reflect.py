@@ -56,7 +56,7 @@ def reflection(trajectory: str | Path | dict[str, Any] | list[Any], programs: Pr
     for failure in find_failures(view.steps):
         if failure.tool != "bash" or not isinstance(failure.command, str):
             continue
-        command = _line(failure.command, COMMAND_CHARS)
+        command = _command(failure.command)
         said = [line for line in failure.lines if not (TRACEBACK.match(line) or FRAME_LINE.match(line))]
         # a program the command ran (by path too), not any word of the output
         ran = {word.rsplit("/", 1)[-1] for word in re.findall(r"[\w.+/-]+", failure.command)}
@@ -71,7 +71,7 @@ def reflection(trajectory: str | Path | dict[str, Any] | list[Any], programs: Pr
     if failed:
         body = [f"- `{command}` -> {why}" for command, why in failed[:MAX_COMMANDS]]
         return _bounded(FAILED_HEAD, body, "\n".join(filter(None, [_absent(absent, programs), FAILED_TAIL])))
-    ran = [c for c in (_line(s.argument, COMMAND_CHARS) for s in view.steps
+    ran = [c for c in (_command(s.argument) for s in view.steps
                        if s.tool == "bash" and isinstance(s.argument, str)) if c]
     if not ran:
         return None
@@ -96,6 +96,22 @@ def _absent(names: list[str], programs: Programs | None) -> str:
         return ""
     return (f"Not installed in this container, under any name: {', '.join(shown)}. "
             f"Installed: {', '.join(programs.installed)}. Do it with one of those.")
+
+
+_CONTINUED = ("&&", "||", "|", "{", "(", ";", " do", " then", " else")
+
+
+def _command(text: str) -> str:
+    """A command as one line: its lines joined by `; ` where the shell would have run them one after
+    another (run 24's note showed `git init /app/repo git checkout -b feature/login`: two commands
+    read as one), by a space after a line that continues."""
+    joined = ""
+    for line in (raw.strip() for raw in text[:4 * COMMAND_CHARS].splitlines()):
+        if line and joined.endswith("\\"):
+            joined = f"{joined[:-1].rstrip()} {line}"
+        elif line:
+            joined += ("" if not joined else " " if joined.endswith(_CONTINUED) else "; ") + line
+    return _line(joined.removesuffix("\\"), COMMAND_CHARS)
 
 
 def _line(text: str, limit: int) -> str:
