@@ -414,3 +414,35 @@ def test_a_full_shared_skill_drops_the_oldest_of_its_largest_kind(tmp_path):
     kept = [(e.sentence.split()[1], e.category) for e in read_entries(ws / "skills" / MIXED / "SKILL.md")]
     # s1 went, the oldest of sqlite, the largest kind; the first entry, j1, was json's only one
     assert kept == [("j1", "json"), ("s2", "sqlite"), ("a1", "archives")]
+
+
+def test_the_shared_skill_fills_the_formats_limit_while_each_kind_as_placed_keeps_the_prompts(tmp_path):
+    """Run 24: the shared skill was held to 1400 characters, the limit of one kind's skill in the
+    prompt, and left out `cd /app/repo && git tag -a v1.0 ...`; a task is shown only its own kind's
+    section of it. Now the whole is held to the format's limit and each kind's section, as placed,
+    to the prompt's: a kind whose section is over it loses its oldest entry, the others keep theirs."""
+    from adaptive_skill.evolve.distill import BODY_CHARS, MIXED, body
+
+    ws = _workspace(tmp_path)
+    for name in ("a-worked-commands", "b-worked-commands", "c-worked-commands"):
+        (ws / "skills" / name).mkdir()
+        (ws / "skills" / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Use for x.\n---\n\nMine.\n")
+    obs = tmp_path / "obs"
+    batch = [(f"g{i}", "git") for i in range(1, 4)] + [(f"j{i}", "json") for i in range(1, 3)] + \
+        [(f"t{i}", "text") for i in range(1, 10)]
+    for task, category in batch:
+        _task(obs, task, instruction=f"Do {task} with /app/{task}: " + "x" * 60 + ".", score=9, category=category,
+              commands=[f"touch /app/{task}-" + "y" * 80])
+    outcome, record = _evolve(tmp_path, ws, obs, _config(max_skills=5, skills={"max_body_chars": 2000}))
+    assert outcome.status == "submitted"
+    entries = read_entries(ws / "skills" / MIXED / "SKILL.md")
+    kept = {kind: [e.sentence.split()[1] for e in entries if e.category == kind] for kind in ("git", "json", "text")}
+    assert kept["git"] == ["g1", "g2", "g3"] and kept["json"] == ["j1", "j2"]  # the old 1400 would drop some
+    assert len(body(entries, shared=True)) > BODY_CHARS
+    assert len(body(entries, shared=True)) <= 2000
+    for kind in kept:  # what a task of each kind is shown fits the prompt's budget
+        assert len(body([e for e in entries if e.category == kind], shared=True)) <= BODY_CHARS
+    # the text kind was too wide: its oldest went, and only its
+    assert kept["text"] and kept["text"][-1] == "t9" and "t1" not in kept["text"]
+    assert all(record["left"][t] == f"{MIXED} is full" for t, kind in batch if kind == "text"
+               and t not in kept["text"])

@@ -135,7 +135,7 @@ class DistillEvolver:
                 copy_editable(workspace, before)
                 shutil.copytree(before, after, symlinks=True)
                 plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars),
-                                   rejected=rejected_entries(workspace, rejected_commits(self.run)))
+                                   shared_chars=c.skills.max_body_chars, rejected=rejected_entries(workspace, rejected_commits(self.run)))
                 record["left"] = plan.left
                 for name, entries in plan.skills.items():
                     write_skill(after / "skills" / name, name, plan.categories[name], entries)
@@ -194,9 +194,12 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
 
 
 def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: int, *,
+                shared_chars: int | None = None,
                 rejected: frozenset[tuple[str, tuple[str, ...]]] = frozenset()) -> Plan:
     """Per category skill its entries: those it has (read back from its SKILL.md) and the new ones,
-    the oldest dropped while the body would be over `body_chars`. A category without a skill gets
+    the oldest dropped while the body would be over `body_chars`. MIXED is placed one section at a
+    time (agent/inline.py): each kind's part of it within `body_chars`, the whole within
+    `shared_chars` (the format's limit; default `body_chars`). A category without a skill gets
     one while there is room under `max_skills`, the categories with most passed tasks first; when
     more categories want one than there are free slots, the last slot is MIXED, shared by those left
     (their entries taken in turn, so none is crowded out first). A new entry in `rejected`
@@ -228,7 +231,7 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
                 plan.left[item.task] = f"a skill {name} exists that this evolver did not write"
         elif name != MIXED and (name in existing or free > 0):
             free -= name not in existing
-            _add(plan, before, name, _clean(category), items, existing, body_chars)
+            _add(plan, before, name, _clean(category), items, existing, body_chars, body_chars)
         elif mixed:
             shared.append(items)
         else:
@@ -236,15 +239,18 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
                 plan.left[item.task] = f"no room for a skill {name}: {max_skills} skills already"
     if shared:
         in_turn = [item for row in zip_longest(*shared) for item in row if item is not None]
-        _add(plan, before, MIXED, "", in_turn, existing, body_chars)
+        _add(plan, before, MIXED, "", in_turn, existing, body_chars, shared_chars or body_chars)
     return plan
 
 
 def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed], existing: set[str],
-         body_chars: int) -> None:
+         body_chars: int, total_chars: int) -> None:
     """Plan skill `name`: its entries (read back when it exists) and `items` new at their end, the
-    oldest dropped while the body is over `body_chars` (MIXED: the oldest of its largest kind, see
-    _oldest); category "" for MIXED."""
+    oldest dropped while the body is over `total_chars` (MIXED: the oldest of its largest kind, see
+    _oldest) or, for MIXED, while a kind's part of it as placed is over `body_chars` (that kind's
+    oldest); category "" for MIXED. Run 24's shared skill was held to the one-kind limit, 1400 of
+    the format's 2000 characters, and left out `cd /app/repo && git tag -a v1.0 ...` though a git
+    task is shown only its own section."""
     entries = read_entries(before / "skills" / name / "SKILL.md") if name in existing else []
     known = {e.sentence for e in entries}
     added = []
@@ -255,8 +261,16 @@ def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed]
         entries.append(item.entry)
         known.add(item.entry.sentence)
         added.append(item.task)
-    while entries and len(body(entries, shared=not category)) > body_chars:
-        dropped = entries.pop(_oldest(entries, shared=not category))
+    shared = not category
+    while entries:
+        if len(body(entries, shared=shared)) > total_chars:
+            index = _oldest(entries, shared=shared)
+        elif shared and (wide := next((e.category for e in entries if len(body(
+                [f for f in entries if f.category == e.category], shared=True)) > body_chars), None)) is not None:
+            index = next(i for i, e in enumerate(entries) if e.category == wide)
+        else:
+            break
+        dropped = entries.pop(index)
         if dropped.task in added:
             added.remove(dropped.task)
             plan.left[dropped.task] = f"{name} is full"
