@@ -135,7 +135,8 @@ class DistillEvolver:
                 copy_editable(workspace, before)
                 shutil.copytree(before, after, symlinks=True)
                 plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars),
-                                   shared_chars=c.skills.max_body_chars, rejected=rejected_entries(workspace, rejected_commits(self.run)))
+                                   shared_chars=c.skills.max_body_chars,
+                                   rejected=rejected_entries(workspace, rejected_commits(self.run)))
                 record["left"] = plan.left
                 for name, entries in plan.skills.items():
                     write_skill(after / "skills" / name, name, plan.categories[name], entries)
