@@ -3,6 +3,7 @@ changes what the agent is shown: what a change of the distilling evolver or of t
 the prompt does, without a whole run.
 
     python benchmarks/evolution/replace_check.py --out DIR [--cycle N] [--controls K] [--repeats K] [--dry-run]
+        [--placed-before category|words]
 
 DIR is a run.py --out directory whose cycle N (default 1) ran the distilling evolver. When the
 cycle was not gated (the run stopped after its evolve phase), every holdout task is run, and the
@@ -12,9 +13,9 @@ started from (the seed's, evo-0, for cycle 1): the same entries, in the form and
 the code writes now (without the gate's memory of rejected entries, which would leave out the
 cycle's own; the script says whether the entries came out the same). Then, for every holdout task,
 the skill text the prompt would get (agent/inline.py, given the task's category as the agent gives
-it) is compared with what the gated candidate placed
-(words alone, as the run's code did). Only the tasks whose placed text differs are run again, with
-the same seeded repeats as the gate; on the others the prompt is the same, so the gate's own attempts
+it) is compared with what the gated candidate placed (by the task's category, as runs after run 21
+placed skills; `--placed-before words` for a run whose code placed by words alone, run 20's and
+21's). Only the tasks whose placed text differs are run again, with the same seeded repeats as the gate; on the others the prompt is the same, so the gate's own attempts
 stand for them (the seeded embedded model repeats a prompt exactly: with --seed 0 the seed's rounds
 reproduced task for task across runs, docs/results.md run 20). --controls K also runs K of the
 unchanged tasks again, the first in name order, and says how many repeats reproduced: the check of
@@ -54,6 +55,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--repeats", type=int, default=None,
                    help="the first K of the gate's seeded rounds (default all of them)")
     p.add_argument("--dry-run", action="store_true", help="show what changes; run no attempt")
+    p.add_argument("--placed-before", choices=["category", "words"], default="category",
+                   help="how the run's own code placed the gated candidate's skills (default category; words for "
+                        "runs 20 and 21)")
     return p.parse_args(argv)
 
 
@@ -129,7 +133,7 @@ def start(args: argparse.Namespace) -> None:
         bench.log(f"re-distilled: {outcome.summary}; the same entries as the gated candidate: {same_entries}")
         changed, unchanged, rows = [], [], {}
         for task in engine.holdout:
-            old = placed(before, task.instruction, "", memory)
+            old = placed(before, task.instruction, task.category if args.placed_before == "category" else "", memory)
             new = placed(now, task.instruction, task.category, memory)
             rows[task.id] = {"category": task.category, "before": old[0], "now": new[0], "changed": old[1] != new[1]}
             (changed if old[1] != new[1] else unchanged).append(task)
