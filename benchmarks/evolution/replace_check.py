@@ -16,8 +16,9 @@ the skill text the prompt would get (agent/inline.py, given the task's category 
 it) is compared with what the gated candidate placed (by the task's category, as runs after run 21
 placed skills; `--placed-before words` for a run whose code placed by words alone, run 20's and
 21's). Only the tasks whose placed text differs are run again, with the same seeded repeats as
-the gate; on the others the prompt is the same, so the gate's own attempts stand for them (the seeded embedded model repeats a prompt exactly: with --seed 0 the seed's rounds
-reproduced task for task across runs, docs/results.md run 20). --controls K also runs K of the
+the gate; on the others the prompt is the same, so the gate's own attempts stand for them (the
+seeded embedded model repeats a prompt exactly: with --seed 0 the seed's rounds reproduced task for
+task across runs, docs/results.md run 20). --controls K also runs K of the
 unchanged tasks again, the first in name order, and says how many repeats reproduced: the check of
 that assumption.
 
