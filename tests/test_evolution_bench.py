@@ -115,7 +115,7 @@ def test_the_shipped_evolved_workspace_checks_exports_and_names_its_origin(tmp_p
     assert all((tmp_path / "out" / n / "SKILL.md").read_text() == (evolved / "skills" / n / "SKILL.md").read_text()
                for n in names)
     origin = (evolved / "ORIGIN.md").read_text()
-    assert "`evo-1` of run 22" in origin and "accepted at LLR +11.17" in origin
+    assert "`evo-1` of run 24" in origin and "accepted at LLR +12.09" in origin
 
 
 def test_unknown_embedded_model_is_one_line_exit_2(tmp_path):
