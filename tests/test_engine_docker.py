@@ -423,6 +423,19 @@ def test_a_hot_attempts_commands_are_distilled_into_a_skill_the_gate_accepts(tmp
 
 
 
+def _reflecting_run(tmp_path, told: str, fix: str, mistake: str, *, passes: int, reflect: bool):
+    """One labelled distill cycle whose scripted agent runs `fix` only when its first message matches
+    `told` (the reflect note), and `mistake` otherwise; the engine after its run."""
+    agent = [{"when": r"\[exit code", **submit("done")}, {"when": told, **bash(fix)}, bash(mistake)]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": JUDGE}, max_cycles=1, trajectory_only=False,
+                                  evolver={"mode": "distill"},
+                                  explore={"passes": passes, "temperature": 1.0, "reflect": reflect},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="reflect", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    return engine
+
+
 @pytest.mark.parametrize("reflect", [True, False])
 def test_a_reflected_explore_attempt_is_told_what_the_attempt_before_did_wrong(tmp_path, docker_client, base_image,
                                                                              reflect):
@@ -432,17 +445,8 @@ def test_a_reflected_explore_attempt_is_told_what_the_attempt_before_did_wrong(t
     trajectory's instruction stays the task's, the note is in its metadata. Without reflect the same
     agent repeats the mistake and nothing passes."""
     fix = "echo 42 > /app/answer.txt"
-    agent = [
-        {"when": r"\[exit code", **submit("done")},
-        {"when": r"did not succeed(.|\n)*`cat /app/input\.txt` -> cat: /app/input\.txt: No such file", **bash(fix)},
-        bash("cat /app/input.txt"),
-    ]
-    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": JUDGE}, max_cycles=1, trajectory_only=False,
-                                  evolver={"mode": "distill"},
-                                  explore={"passes": 2, "temperature": 1.0, "reflect": reflect},
-                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
-    engine = AdaptiveSkillEngine.start(load_config(path), run_id="reflect", log=lambda line: None)
-    assert engine.run() == "max_cycles"
+    engine = _reflecting_run(tmp_path, r"did not succeed(.|\n)*`cat /app/input\.txt` -> cat: /app/input\.txt: No such file",
+                             fix, "cat /app/input.txt", passes=2, reflect=reflect)
     cycle = engine.run_dir.root / "cycles" / "001"
     batch = sorted(json.loads((cycle / "solve.json").read_text())["tasks"])
     explored = json.loads((cycle / "explore.json").read_text())
@@ -468,17 +472,8 @@ def test_a_reflected_note_names_the_missing_program_and_what_the_real_container_
     """The batch's attempt runs jq, which the task's image lacks; the explore attempt's note says so and
     lists the programs the harness's probe found in that container (the test image has perl and sed,
     not jq or python3). The scripted agent writes the answer only when told which programs it has."""
-    fix = "echo 42 > /app/answer.txt"
-    agent = [
-        {"when": r"\[exit code", **submit("done")},
-        {"when": r"under any name: `jq`\. Installed: [a-z0-9, ]*perl", **bash(fix)},
-        bash("jq -r .x /app/input.json > /app/answer.txt"),
-    ]
-    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": JUDGE}, max_cycles=1, trajectory_only=False,
-                                  evolver={"mode": "distill"}, explore={"passes": 1, "temperature": 1.0, "reflect": True},
-                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
-    engine = AdaptiveSkillEngine.start(load_config(path), run_id="absent", log=lambda line: None)
-    assert engine.run() == "max_cycles"
+    engine = _reflecting_run(tmp_path, r"under any name: `jq`\. Installed: [a-z0-9, ]*perl", "echo 42 > /app/answer.txt",
+                             "jq -r .x /app/input.json > /app/answer.txt", passes=1, reflect=True)
     cycle = engine.run_dir.root / "cycles" / "001"
     solve = json.loads((cycle / "solve.json").read_text())
     assert all("jq" in r["programs"]["missing"] and "perl" in r["programs"]["installed"] for r in solve["results"])
