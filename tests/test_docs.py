@@ -1,0 +1,125 @@
+"""The README's figures come from the docs, and its links and the docs map lead somewhere (issue 53).
+
+Each figure the README states with a unit, a sign or an interval ("15 min 17 s", "5.5 GB", "57.5%",
+"+16.25", "[+7.5, +27.5]") must appear in a page under docs/ or a page the README links to: a figure
+changed in the README alone fails here. Every relative link of README.md and docs/README.md must name
+a file that exists, and an anchor a heading of that page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+DOCS = REPO / "docs"
+
+NUMBER = r"\d+(?:[.,]\d+)*"
+SIGN = r"(?<![\w.\]\-])[+-]"  # a sign only where no word runs into it: not the 0 of evo-0
+UNIT = r"(?: h(?: \d+ min)?(?: \d+ s)?\b| min(?: \d+ s)?\b| minutes\b| s\b| ms\b| ?[GMK]i?B\b|%| points\b)"
+# A number with a unit ("15 min 17 s", "2 h 37 min", "5.5 GB", "57.5%", "+16.25 points"), an
+# interval ("[+7.5, +27.5]", "[0.28, 0.90]"), or a signed number on its own ("+0.00").
+FIGURE = re.compile(rf"(?:{SIGN})?(?<![\w.]){NUMBER}{UNIT}"
+                    rf"|\[[+-]?{NUMBER}%?, [+-]?{NUMBER}%?\]"
+                    rf"|{SIGN}{NUMBER}(?![\w.])")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def normal(text: str) -> str:
+    """Text as a reader sees it: no emphasis, every run of white space (line breaks too) one space."""
+    return re.sub(r"\s+", " ", text.replace("*", "").replace("~", ""))
+
+
+def figures(text: str) -> list[str]:
+    return sorted(set(FIGURE.findall(normal(text))))
+
+
+def linked_pages(page: Path) -> list[Path]:
+    """The Markdown files a page links to by a relative path."""
+    found = []
+    for target in LINK.findall(page.read_text(encoding="utf-8")):
+        path = target.split("#")[0]
+        if path and "://" not in path and path.endswith(".md") and (page.parent / path).is_file():
+            found.append((page.parent / path).resolve())
+    return found
+
+
+def test_the_figure_pattern_finds_what_it_must():
+    text = ("the run 15 min\n17 s, install 10 min 55 s, 2 h 37 min; about 5.5 GB, ~1.1 GB; 57.5% against 41%: "
+            "+16.25 points paired [+7.5, +27.5], share 0.57 [0.28, 0.90], LLR +0.00; not evo-0, 127.0.0.1, "
+            "part1..22, max_skills 5 or 2-core")
+    assert figures(text) == sorted({"15 min 17 s", "10 min 55 s", "2 h 37 min", "5.5 GB", "1.1 GB", "57.5%", "41%",
+                                    "+16.25 points", "[+7.5, +27.5]", "[0.28, 0.90]", "+0.00"})
+
+
+def test_the_readme_states_its_headline_figures():
+    """So that the check below is not vacuous: the README still carries the figures it must."""
+    found = figures(README.read_text(encoding="utf-8"))
+    for figure in ("+16.25 points", "[+7.5, +27.5]", "15 min 17 s", "10 min 55 s", "5.5 GB"):
+        assert figure in found, figure
+
+
+def test_every_readme_figure_is_in_the_docs():
+    sources = sorted(DOCS.rglob("*.md")) + linked_pages(README)
+    corpus = "\n".join(normal(page.read_text(encoding="utf-8")) for page in sources)
+    missing = [figure for figure in figures(README.read_text(encoding="utf-8")) if figure not in corpus]
+    assert not missing, f"README figures no page under docs/ (or linked) states: {missing}"
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    seen: dict[str, int] = {}
+    result = set()
+    in_code = False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        match = None if in_code else re.match(r"#{1,6} (.+)", line)
+        if match:
+            base = slug(match.group(1))
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            result.add(base if count == 0 else f"{base}-{count}")
+    return result
+
+
+def test_relative_links_of_the_readme_and_the_docs_map_lead_somewhere():
+    broken = []
+    for page in (README, DOCS / "README.md"):
+        for target in LINK.findall(page.read_text(encoding="utf-8")):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                broken.append(f"{page.name}: {target} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+                broken.append(f"{page.name}: {target} (no such heading)")
+    assert not broken, broken
+
+
+def test_the_docs_map_names_every_page():
+    targets = LINK.findall((DOCS / "README.md").read_text(encoding="utf-8"))
+    listed = {Path(target.split("#")[0]).name for target in targets}
+    pages = {page.name for page in DOCS.glob("*.md")} - {"README.md"}
+    assert not pages - listed, f"docs/README.md does not list: {sorted(pages - listed)}"
+
+
+def _command(text: str) -> str:
+    """A shell command with its backslash line continuations joined, white space collapsed."""
+    return " ".join(text.replace("\\\n", " ").split())
+
+
+def test_the_readme_test_command_is_what_ci_runs():
+    """The README shows the test command over several lines; joined, it is .ci/run's, step for step."""
+    readme = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"(?m)^    apt-get update \\\n(?:    .*\\\n)*    .*$", readme)
+    tests = [_command(block) for block in blocks if block.rstrip().endswith(".venv/bin/pytest")]
+    assert len(tests) == 1, blocks
+    ci = [_command(line) for line in (REPO / ".ci" / "run").read_text().splitlines() if line.startswith("apt-get")]
+    assert tests == ci
