@@ -1,6 +1,7 @@
 """Command-line entry points. Argument parsing only: each command group lives in
 adaptive_skill/commands/<group>.py with a `register(subparsers)` function, and every handler
-imports what it needs inside itself, so `--help` never pays for litellm, docker or numpy."""
+imports what it needs inside itself, so `--help` never pays for litellm, docker or numpy. Every
+command follows one grammar (adaptive_skill/commands/common.py, docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from importlib import import_module
 
 from adaptive_skill import __version__
+from adaptive_skill.commands.common import DEPRECATIONS, CommandParser
 
 # Order here is the order in `--help`.
 COMMAND_MODULES = ("evolve", "report", "review", "replay", "config", "skills", "tasks", "run", "solve", "spiral",
@@ -16,9 +18,10 @@ COMMAND_MODULES = ("evolve", "report", "review", "replay", "config", "skills", "
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="adaptive-skill",
-        description="Evolve a terminal agent's skill library overnight, without labels.",
+        description="Evolve a terminal agent's skill library overnight, without labels. "
+                    "The grammar every command follows: docs/cli.md.",
     )
     parser.add_argument("--version", action="version", version=f"adaptive-skill {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="show tracebacks and debug output")
@@ -38,7 +41,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_handler(args: argparse.Namespace) -> int:
-    """Run a command; user errors become one line and exit code 2, no traceback unless --verbose."""
+    """Run a command; user errors become one line and exit code 2, no traceback unless --verbose. An
+    old spelling's deprecation line follows a command that succeeded, never an error."""
+    code = _run(args)
+    if code == 0:
+        for line in getattr(args, DEPRECATIONS, None) or ():
+            print(f"warning: {line}", file=sys.stderr)
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     from adaptive_skill.errors import UserError
 
     try:

@@ -1,20 +1,162 @@
-"""Arguments shared by several commands."""
+"""Arguments shared by several commands, and the grammar they all follow (docs/cli.md).
+
+- a run directory is `--run DIR` (`evolve --resume DIR` names the run to continue);
+- `--out`/`-o` is the path the command writes: a file or a directory, as its help says;
+- `--format` chooses the output, from text, json, md and html (each command takes those it can write);
+- `--quiet`/`-q` turns progress off wherever there is progress;
+- no command has an option of the top level's (`-v/--verbose`, `--version`).
+
+An old spelling keeps working for a release: it is left out of --help, and once the command has
+finished without error it prints one line on stderr, "warning: --json is deprecated; use --format json".
+The line never comes before an error, so bad input still ends in one line and exit code 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import copy
+
+DEPRECATIONS = "deprecated_spellings"  # the namespace attribute holding the lines to print
 
 
-def add_config_args(parser: argparse.ArgumentParser, required: bool = False, with_file: bool = True) -> None:
+def note_deprecated(namespace: argparse.Namespace, old: str, new: str) -> None:
+    notes = getattr(namespace, DEPRECATIONS, None)
+    if notes is None:
+        notes = []
+        setattr(namespace, DEPRECATIONS, notes)
+    line = f"{old} is deprecated; use {new}"
+    if line not in notes:
+        notes.append(line)
+
+
+class Formatter(argparse.HelpFormatter):
+    """Usage that shows an option a command requires in one of two spellings (`--run DIR` or the old
+    RUN) as required; an epilog starting with "examples:" kept line by line."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        shown = []
+        for action in actions:
+            if getattr(action, "shown_required", False):
+                action = copy.copy(action)
+                action.required = True
+            shown.append(action)
+        super().add_usage(usage, shown, groups, prefix)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ArgumentParser whose commands may finish their arguments after parsing (`finishers`, each
+    called with the parser and the namespace) and that formats help with `Formatter`. Subcommand
+    parsers are made of the same class."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
+        self.finishers: list = []
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        for finish in self.finishers:
+            finish(self, namespace)
+        return namespace, extras
+
+
+class OldOption(argparse.Action):
+    """An old spelling kept for a release (`--output FILE` for `--out FILE`): stores its value in the new
+    option's dest, is hidden from --help and notes a deprecation. With `const` it takes no value and
+    stores `const` (`--json` for `--format json`); `also` are further values it sets."""
+
+    def __init__(self, option_strings, dest, replaced_by: str, const=None, also: dict | None = None, help=None):
+        super().__init__(option_strings, dest, nargs=None if const is None else 0, const=const,
+                         default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        self.replaced_by, self.also = replaced_by, dict(also or {})
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        note_deprecated(namespace, option_string, self.replaced_by)
+        setattr(namespace, self.dest, values if self.const is None else self.const)
+        for key, value in self.also.items():
+            setattr(namespace, key, value)
+
+
+class OldRunPositional(argparse.Action):
+    """`report RUN`, the run directory as a positional argument, kept for a release: hidden from --help;
+    the command's finisher turns it into --run."""
+
+    def __init__(self, option_strings, dest, nargs=None, **kwargs):
+        super().__init__(option_strings, dest, nargs="?", default=argparse.SUPPRESS, help=argparse.SUPPRESS,
+                         metavar="RUN")
+        self.replaced_by = "--run DIR"
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+
+
+def require(parser: CommandParser, action: argparse.Action) -> None:
+    """`action` is required, but may be given in an old spelling (another action): checked after parsing."""
+    action.shown_required = True
+    name = "/".join(action.option_strings)
+
+    def finish(parser: CommandParser, namespace: argparse.Namespace) -> None:
+        if getattr(namespace, action.dest, None) is None:
+            parser.error(f"the following arguments are required: {name}")
+
+    parser.finishers.append(finish)
+
+
+def add_config_args(parser: argparse.ArgumentParser, example: str = "gating.max_rounds=10", required: bool = False,
+                    with_file: bool = True) -> None:
+    """--config FILE and --set KEY=VALUE; `example` is a --set this command's work depends on (gating.*
+    only where there is a gate: evolve, replay, config check)."""
     if with_file:
         parser.add_argument("--config", "-c", required=required, metavar="FILE", help="YAML config file")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a config value, e.g. --set gating.max_rounds=10 (repeatable)")
+                        help=f"override a config value, e.g. --set {example} (repeatable)")
 
 
-def add_run_arg(parser: argparse.ArgumentParser) -> None:
-    """RUN, the run directory a command reads (args.run)."""
-    parser.add_argument("run", metavar="RUN", help="the run directory, e.g. runs/20250101-220000-ab12cd")
+def add_run_arg(parser: CommandParser, help: str, required: bool = True, old_positional: bool = False) -> None:
+    """--run DIR, the run directory the command reads (args.run). With `old_positional`, the run may
+    also be given the old way, as a positional RUN (deprecated)."""
+    if not old_positional:
+        parser.add_argument("--run", required=required, metavar="DIR", help=help)
+        return
+    parser.add_argument("old_run", action=OldRunPositional)
+
+    def finish(parser: CommandParser, namespace: argparse.Namespace) -> None:
+        old = getattr(namespace, "old_run", None)
+        if hasattr(namespace, "old_run"):
+            delattr(namespace, "old_run")
+        if old is None:
+            return
+        if namespace.run is not None and namespace.run != old:
+            parser.error(f"give the run directory once: --run {namespace.run} or RUN {old}, not both")
+        namespace.run = old
+        command = parser.prog.split()[-1]
+        note_deprecated(namespace, f"{command} RUN", f"{command} --run DIR")
+
+    parser.finishers.append(finish)  # before require's check, which then sees the run
+    run = parser.add_argument("--run", metavar="DIR", help=help)
+    if required:
+        require(parser, run)
+
+
+def add_format_arg(parser: argparse.ArgumentParser, choices: tuple[str, ...], help: str,
+                   json_flag: bool = False) -> None:
+    """--format, from text, json, md and html; the first choice is the default. `json_flag`: the old
+    `--json` still means `--format json`."""
+    parser.add_argument("--format", choices=choices, default=choices[0], help=help)
+    if json_flag:
+        parser.add_argument("--json", dest="format", action=OldOption, const="json", replaced_by="--format json")
+
+
+def add_quiet_arg(parser: argparse.ArgumentParser, help: str, old: str | None = None) -> None:
+    """--quiet/-q: no progress. `old`: an older spelling of it that still works (deprecated)."""
+    parser.add_argument("--quiet", "-q", action="store_true", help=help)
+    if old:
+        parser.add_argument(old, dest="quiet", action=OldOption, const=True, replaced_by="--quiet")
 
 
 def load_config_from_args(args: argparse.Namespace):

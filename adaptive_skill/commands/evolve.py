@@ -1,11 +1,11 @@
-"""`evolve --config FILE [--resume RUN] [--set k=v]`: the overnight run."""
+"""`evolve --config FILE [--resume DIR] [--set k=v]`: the overnight run."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args
+from adaptive_skill.commands.common import add_config_args, add_quiet_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -15,13 +15,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     without labels, evolve the skill library under its budget, gate the change on held-out
                     tasks and commit it as a git tag evo-N or roll it back. Create a file named STOP in the
                     run directory, or press Ctrl-C once, to stop after the current unit; --resume continues
-                    exactly there.""")
-    add_config_args(parser, required=True)
-    parser.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped run exactly where it stopped")
+                    exactly there.""",
+        epilog="""examples:
+  adaptive-skill evolve --config configs/cycle.yaml
+  adaptive-skill evolve --config configs/cycle.yaml --set gating.max_rounds=10
+  adaptive-skill evolve --config configs/cycle.yaml --resume runs/20250101-220000-ab12cd""")
+    add_config_args(parser, "gating.max_rounds=10", required=True)
+    parser.add_argument("--resume", metavar="DIR", help="the run directory of a stopped run: continue it exactly "
+                                                        "where it stopped")
     parser.add_argument("--run-id", metavar="ID", help="name of the new run directory (default: time + random)")
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress bars or per-task lines, only the run's own lines (progress is plain "
-                             "text anyway when stdout or stderr is not a terminal)")
+    add_quiet_arg(parser, "no progress bars or per-task lines, only the run's own lines (progress is plain "
+                          "text anyway when stdout or stderr is not a terminal)")
     parser.set_defaults(handler=evolve)
 
 

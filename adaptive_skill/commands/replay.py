@@ -1,4 +1,4 @@
-"""`adaptive-skill replay --run RUN --tag evo-N [--against evo-M]`: re-run a tag's holdout gate, round by
+"""`adaptive-skill replay --run DIR --tag evo-N [--against evo-M]`: re-run a tag's holdout gate, round by
 round with the recorded seeds, and say whether the recorded decision would stand."""
 
 from __future__ import annotations
@@ -7,16 +7,26 @@ import argparse
 import json
 from pathlib import Path
 
+from adaptive_skill.commands.common import add_config_args, add_format_arg, add_run_arg
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("replay", help="re-run a tag's holdout gate and say whether its decision stands")
-    parser.add_argument("--run", required=True, metavar="RUN_DIR")
-    parser.add_argument("--tag", required=True, metavar="TAG", help="e.g. evo-3")
+    parser = subparsers.add_parser(
+        "replay", help="re-run a tag's holdout gate and say whether its decision stands",
+        description="""Re-run the holdout gate of a tag, round by round with the seeds its gate used, against
+                    the workspace it was compared with, until the gate's rule decides; say whether the
+                    recorded decision would stand. The new attempts go to DIR/replays/.""",
+        epilog="""examples:
+  adaptive-skill replay --run runs/20250101-220000-ab12cd --tag evo-3
+  adaptive-skill replay --run runs/20250101-220000-ab12cd --tag evo-3 --set gating.max_rounds=10""")
+    add_run_arg(parser, "the run directory whose tag to replay")
+    parser.add_argument("--tag", required=True, metavar="TAG", help="the tag whose gate to replay, e.g. evo-3")
     parser.add_argument("--against", metavar="TAG",
                         help="the workspace to compare with (default: the one its gate compared it with)")
     parser.add_argument("--config", "-c", metavar="FILE", help="config to replay with (default: the run's own)")
-    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--json", action="store_true")
+    add_config_args(parser, "gating.max_rounds=10", with_file=False)
+    add_format_arg(parser, ("text", "json"), "text (default): a table of the rounds; json: the replay's report",
+                   json_flag=True)
     parser.set_defaults(handler=replay_cmd)
 
 
@@ -25,7 +35,7 @@ def replay_cmd(args: argparse.Namespace) -> int:
 
     report = replay(Path(args.run), args.tag, args.against, Path(args.config) if args.config else None,
                     args.overrides)
-    if args.json:
+    if args.format == "json":
         print(json.dumps(report, indent=2))
         return 0
     from rich.console import Console

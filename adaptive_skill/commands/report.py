@@ -1,4 +1,4 @@
-"""`report RUN [--out FILE] [--format html|md]`: what an overnight run did, from its run directory."""
+"""`report --run DIR [--out FILE] [--format html|md]`: what an overnight run did, from its run directory."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_run_arg
+from adaptive_skill.commands.common import add_format_arg, add_run_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,11 +16,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     still going or that crashed. HTML: one self-contained file (no network needed) with
                     learning curves, the judge's calibration, each cycle's skill diff and gating numbers, a
                     task x tag outcome matrix, spiral events and a trajectory viewer. Markdown: the same
-                    tables for a terminal.""")
-    add_run_arg(parser)
+                    tables for a terminal.""",
+        epilog="""examples:
+  adaptive-skill report --run runs/20250101-220000-ab12cd
+  adaptive-skill report --run runs/20250101-220000-ab12cd --format md
+  adaptive-skill report --run runs/20250101-220000-ab12cd --out report.html""")
+    add_run_arg(parser, "the run directory, e.g. runs/20250101-220000-ab12cd", old_positional=True)
     parser.add_argument("--out", "-o", metavar="FILE",
-                        help="where to write it (HTML default: RUN/report.html; Markdown default: stdout)")
-    parser.add_argument("--format", choices=("html", "md"), default="html", help="html (default) or md")
+                        help="the file to write (html default: DIR/report.html; md default: stdout)")
+    add_format_arg(parser, ("html", "md"), "html (default): one self-contained page; md: Markdown tables")
     parser.set_defaults(handler=report)
 
 

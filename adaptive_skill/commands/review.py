@@ -1,5 +1,5 @@
-"""`review RUN [--port 8765] [--rater NAME]`: rate a run's escalated trajectories, skill mutations
-and proposed tasks blind in the browser; `review RUN --export ratings.csv|json` writes the ratings."""
+"""`review --run DIR [--port 8765] [--rater NAME]`: rate a run's escalated trajectories, skill mutations
+and proposed tasks blind in the browser; `review --run DIR --export ratings.csv|json` writes the ratings."""
 
 from __future__ import annotations
 
@@ -14,11 +14,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "review", help="rate escalated trajectories, skill mutations and proposed tasks in the browser",
         description="""Serve a local web app (127.0.0.1 only) for rating a run blind: the trajectories the
                     spiral monitor escalated, every skill mutation with its diff, and proposed tasks
-                    (the engine's, with their files, and RUN/proposals/*.json from `adaptive-skill novelty -o`);
-                    a not-blind page lists the engine's proposals with their checks. Ratings go to
-                    RUN/reviews.sqlite; the report compares them with the judge, and `review.human_verdicts:
-                    true` lets `evolve --resume` use them in place of the judge's verdicts (docs/review.md).""")
-    add_run_arg(parser)
+                    (the engine's, with their files, and DIR/proposals/*.json from `adaptive-skill novelty
+                    --out`); a not-blind page lists the engine's proposals with their checks. Ratings go to
+                    DIR/reviews.sqlite; the report compares them with the judge, and `review.human_verdicts:
+                    true` lets `evolve --resume` use them in place of the judge's verdicts (docs/review.md).""",
+        epilog="""examples:
+  adaptive-skill review --run runs/20250101-220000-ab12cd --rater alice
+  adaptive-skill review --run runs/20250101-220000-ab12cd --export ratings.csv""")
+    add_run_arg(parser, "the run directory to rate", old_positional=True)
     parser.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
     parser.add_argument("--rater", metavar="NAME", help="rate as NAME without being asked (others can still sign in)")
     parser.add_argument("--allow-running", action="store_true",
