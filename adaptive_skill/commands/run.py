@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args
+from adaptive_skill.commands.common import add_config_args, add_format_arg, add_quiet_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,11 +17,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="which agent runs (llm: models.agent from the config)")
     parser.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks (repeatable)")
     parser.add_argument("--workers", type=int, default=2, metavar="N", help="attempts in parallel (default 2)")
-    parser.add_argument("--out", metavar="DIR",
-                        help="write one result file per task here; a re-run skips finished tasks")
-    parser.add_argument("--json", action="store_true", help="print results as JSON on stdout")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
-    add_config_args(parser)
+    parser.add_argument("--out", "-o", metavar="DIR",
+                        help="the directory to write, one result file per task; a re-run skips finished tasks "
+                             "(--agent llm: the run's directory, default runs/run-<time>/)")
+    add_format_arg(parser, ("text", "json"), "text (default): a table; json: results, refused tasks and a summary",
+                   json_flag=True)
+    add_quiet_arg(parser, "no progress output")
+    add_config_args(parser, "sandbox.timeout_multiplier=2")
     parser.set_defaults(handler=run_cmd)
 
 
@@ -55,7 +57,7 @@ def run_cmd(args: argparse.Namespace) -> int:
             on_result=lambda r, cached: progress.finished(
                 r.task_id, r.passed, ("(already done) " if cached else "") + (r.failure_mode or "")))
 
-    if args.json:
+    if args.format == "json":
         print(json.dumps({"results": [r.to_dict() for r in results], "refused": [r.to_dict() for r in refused],
                           "summary": summarise(results)}, indent=2))
     else:

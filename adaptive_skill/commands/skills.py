@@ -7,17 +7,27 @@ import argparse
 import json
 from pathlib import Path
 
+from adaptive_skill.commands.common import add_format_arg
+
 RUN_WORKSPACE = "workspace"  # a run directory keeps its versioned workspace here
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("skills", help="check, list, show, diff and log skills")
+    parser = subparsers.add_parser(
+        "skills", help="check, list, show, diff, log, export and import skills",
+        description="Inspect a skill library and its versions (a workspace, or a run's versioned workspace), "
+                    "and move skills out to and in from Agent Skills folders.",
+        epilog="""examples:
+  adaptive-skill skills log --run runs/20250101-220000-ab12cd
+  adaptive-skill skills diff evo-0 evo-3 --run runs/20250101-220000-ab12cd
+  adaptive-skill skills show NAME --run runs/20250101-220000-ab12cd --tag evo-2
+  adaptive-skill skills export skills-out --run runs/20250101-220000-ab12cd --tag evo-3""")
     sub = parser.add_subparsers(dest="skills_command", metavar="ACTION", required=True)
 
     check = sub.add_parser("check", help="validate a skill directory, a skills/ directory, or a whole workspace "
                            "(then also: can the agent load it)")
-    check.add_argument("path", metavar="PATH")
-    check.add_argument("--max-body-chars", type=int, default=2000, help="body size limit (default 2000)")
+    check.add_argument("path", metavar="PATH", help="a skill directory, a skills/ directory or a workspace")
+    check.add_argument("--max-body-chars", type=int, default=2000, metavar="N", help="body size limit (default 2000)")
     check.add_argument("--no-verification", action="store_true",
                        help="do not require a '## Verification' section")
     check.set_defaults(handler=check_skills_cmd)
@@ -25,29 +35,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     def with_source(p: argparse.ArgumentParser, tag: bool = True) -> None:
         group = p.add_mutually_exclusive_group()
         group.add_argument("--workspace", "-w", metavar="DIR", help="workspace directory (default ./workspace)")
-        group.add_argument("--run", metavar="DIR", help="a run directory (uses its versioned workspace)")
+        group.add_argument("--run", metavar="DIR", help="a run directory (read its versioned workspace)")
         if tag:
             p.add_argument("--tag", metavar="TAG", help="read the library as it was at this tag or commit")
 
     listing = sub.add_parser("list", help="list skills (name, description, size)")
     with_source(listing)
-    listing.add_argument("--json", action="store_true", help="print JSON")
+    add_format_arg(listing, ("text", "json"), "text (default): a table; json: name, description, body_chars",
+                   json_flag=True)
     listing.set_defaults(handler=list_skills_cmd)
 
     show = sub.add_parser("show", help="print one skill's SKILL.md")
-    show.add_argument("name", metavar="NAME")
+    show.add_argument("name", metavar="NAME", help="the skill's name (its directory under skills/)")
     with_source(show)
     show.set_defaults(handler=show_skill_cmd)
 
     diff = sub.add_parser("diff", help="diff the workspace between two tags or commits")
-    diff.add_argument("tag_a", metavar="TAG_A")
-    diff.add_argument("tag_b", metavar="TAG_B")
+    diff.add_argument("tag_a", metavar="TAG_A", help="the older tag or commit, e.g. evo-0")
+    diff.add_argument("tag_b", metavar="TAG_B", help="the newer tag or commit, e.g. evo-3")
     diff.add_argument("--all", action="store_true", help="whole workspace, not only skills/")
     with_source(diff, tag=False)
     diff.set_defaults(handler=diff_cmd)
 
     def with_rules(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--max-body-chars", type=int, default=2000, help="body size limit (default 2000)")
+        p.add_argument("--max-body-chars", type=int, default=2000, metavar="N", help="body size limit (default 2000)")
         p.add_argument("--no-verification", action="store_true", help="do not require a '## Verification' section")
         p.add_argument("--force", action="store_true", help="replace skill directories that already exist")
 
@@ -65,7 +76,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     log = sub.add_parser("log", help="list tags with their metrics")
     with_source(log, tag=False)
-    log.add_argument("--json", action="store_true", help="print JSON")
+    add_format_arg(log, ("text", "json"), 'text (default): tables; json: {"tags": [...], "decisions": [...]}',
+                   json_flag=True)
     log.set_defaults(handler=log_cmd)
 
 
@@ -134,7 +146,7 @@ def _skills_at(root: Path, tag: str | None) -> list[dict]:
 
 def list_skills_cmd(args: argparse.Namespace) -> int:
     skills = _skills_at(_workspace_root(args), args.tag)
-    if args.json:
+    if args.format == "json":
         print(json.dumps([{"name": s["name"], "description": s["description"], "body_chars": len(s["body"])}
                           for s in skills], indent=2))
         return 0
@@ -186,7 +198,7 @@ def log_cmd(args: argparse.Namespace) -> int:
 
     tags = WorkspaceRepo.open(_workspace_root(args)).tags()
     decisions = _gate_decisions(Path(args.run)) if getattr(args, "run", None) else []
-    if args.json:
+    if args.format == "json":
         print(json.dumps({"tags": [{"tag": t.name, "commit": t.commit, "date": t.date.isoformat(timespec="seconds"),
                                     "summary": t.summary, "metrics": t.metrics} for t in tags],
                           "decisions": decisions}, indent=2))

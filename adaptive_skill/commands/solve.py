@@ -8,18 +8,20 @@ import json
 import time
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args
+from adaptive_skill.commands.common import add_config_args, add_format_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("solve", help="run the LLM agent on one task and verify the result")
-    parser.add_argument("task_dir", metavar="TASK_DIR")
+    parser.add_argument("task_dir", metavar="TASK_DIR", help="the task's directory")
     parser.add_argument("--model", "-m", help="the agent's model (default: models.agent.model from the config)")
     parser.add_argument("--workspace", "-w", metavar="DIR", help="workspace with prompts and skills "
                                                                   "(default: paths.workspace from the config)")
-    parser.add_argument("--out", metavar="DIR", help="where the trajectory goes (default runs/solve-<time>/)")
-    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    add_config_args(parser)
+    parser.add_argument("--out", "-o", metavar="DIR", help="the directory to write: trajectories/ and results/ "
+                                                            "(default runs/solve-<time>/)")
+    add_format_arg(parser, ("text", "json"), "text (default): one line and the trajectory's path; json: the outcome",
+                   json_flag=True)
+    add_config_args(parser, "limits.max_steps=20")
     parser.set_defaults(handler=solve_cmd)
 
 
@@ -43,7 +45,7 @@ def solve_cmd(args: argparse.Namespace) -> int:
     agent = build_agent("llm", config, workspace=workspace, trajectories_dir=out / "trajectories")
     result = run_attempt(task, agent, make_provider(config.sandbox))
     write_json_atomic(out / "results" / f"{task.id}.json", result.to_dict())
-    if args.json:
+    if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2))
     else:
         verdict = "passed" if result.passed else f"failed ({result.failure_mode})"

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import argparse
 
-from adaptive_skill.commands.common import add_config_args
+from adaptive_skill.commands.common import add_config_args, add_format_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("spiral", help="loop detection over saved trajectories")
+    parser = subparsers.add_parser("spiral", help="scan: loop detection over a saved trajectory")
     sub = parser.add_subparsers(dest="spiral_command", metavar="ACTION", required=True)
     scan = sub.add_parser("scan", help="replay TRAJ.json through the spiral monitor and print what it saw (JSON)")
     scan.add_argument("trajectory", metavar="TRAJ.json",
                       help="a JSON list of chat messages, or an object with 'messages' (a saved trajectory, "
                            "mini-swe-agent's included)")
-    scan.add_argument("--format", choices=("json", "text"), default="json",
-                      help="json (default): the report; text: one paragraph per intervention explaining its evidence")
-    add_config_args(scan)
+    add_format_arg(scan, ("json", "text"),
+                   "json (default): the report; text: one paragraph per intervention explaining its evidence")
+    add_config_args(scan, "spiral.threshold=2")
     scan.set_defaults(handler=scan_cmd)
 
 

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args
+from adaptive_skill.commands.common import add_config_args, add_format_arg, add_quiet_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,21 +17,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing = sub.add_parser("list", help="list a suite's tasks and its train/holdout split; with --run, also the "
                                           "tasks the run proposed and where each task came from")
     listing.add_argument("suite", metavar="SUITE", nargs="?", help="the suite (default with --run: the run's)")
-    listing.add_argument("--run", metavar="RUN", help="a run directory: its split (holdout_ratio, seed) and its "
+    listing.add_argument("--run", metavar="DIR", help="a run directory: its split (holdout_ratio, seed) and its "
                                                       "proposed tasks, admitted or rejected")
-    listing.add_argument("--holdout-ratio", type=float, default=None, help="default 0.2, or the run's")
-    listing.add_argument("--seed", type=int, default=None, help="default 0, or the run's")
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--holdout-ratio", type=float, default=None, metavar="X", help="default 0.2, or the run's")
+    listing.add_argument("--seed", type=int, default=None, metavar="N", help="default 0, or the run's")
+    add_format_arg(listing, ("text", "json"), "text (default): a table; json: one object per task, refused "
+                                              "tasks included", json_flag=True)
     listing.set_defaults(handler=list_cmd)
 
     validate = sub.add_parser("validate", help="run oracle and nop on every task: a sound task passes "
                                                "with oracle and fails with nop")
-    validate.add_argument("suite", metavar="SUITE")
-    validate.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks")
-    validate.add_argument("--workers", type=int, default=2, metavar="N")
-    validate.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
-    validate.add_argument("--quiet", "-q", action="store_true", help="no progress output")
-    add_config_args(validate)
+    validate.add_argument("suite", metavar="SUITE", help="suite directory (one task per subdirectory)")
+    validate.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks (repeatable)")
+    validate.add_argument("--workers", type=int, default=2, metavar="N", help="attempts in parallel (default 2)")
+    add_format_arg(validate, ("text", "json"), "text (default): a table; json: the report", json_flag=True)
+    add_quiet_arg(validate, "no progress output")
+    add_config_args(validate, "sandbox.timeout_multiplier=2")
     validate.set_defaults(handler=validate_cmd)
 
 
@@ -59,7 +60,7 @@ def list_cmd(args: argparse.Namespace) -> int:
     proposals = run.get("proposals", [])
     proposed = [_proposed_row(p) for p in proposals]
     code = REFUSED_EXIT if suite.refused else 0
-    if args.json:
+    if args.format == "json":
         # Refused tasks are listed too, with split "refused" and their reason, in id order.
         rows += [{"id": r.id, "category": None, "difficulty": None, "layout": None, "split": "refused", **origin,
                   "file": r.file, "reason": r.reason} for r in suite.refused]
@@ -161,7 +162,7 @@ def validate_cmd(args: argparse.Namespace) -> int:
                     r.task_id, r.passed == want, r.failure_mode or ("passed" if r.passed else "")))
 
     report = build_report(tasks, outcomes["oracle"], outcomes["nop"], refused)
-    if args.json:
+    if args.format == "json":
         print(json.dumps(report, indent=2))
     else:
         print_report(report)
