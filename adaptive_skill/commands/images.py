@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from adaptive_skill.commands.common import add_quiet_arg
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("images", help="build task images (and the Debian base images)")
+    parser = subparsers.add_parser("images", help="build task images, and base: the Debian base images")
     sub = parser.add_subparsers(dest="images_command", metavar="ACTION", required=True)
 
     build = sub.add_parser("build", help="build every task image of a suite; unchanged tasks are cached")
@@ -14,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--workers", "-j", type=int, default=2, metavar="N", help="parallel builds (default 2)")
     build.add_argument("--force", action="store_true", help="rebuild even when the tag exists")
     build.add_argument("--log-dir", metavar="DIR", help="write each task's full build log to DIR/<task>.log")
-    build.add_argument("--no-progress", action="store_true", help="no live progress display")
+    add_quiet_arg(build, "no live progress display", old="--no-progress")
     build.set_defaults(handler=build_cmd)
 
     base = sub.add_parser("base", help="make debian:bookworm-slim and debian:bookworm if missing "
@@ -40,7 +42,7 @@ def build_cmd(args: argparse.Namespace) -> int:
     tasks = suite.tasks
     client = connect()
     results = build_images(tasks, client, workers=args.workers, force=args.force,
-                           progress=not args.no_progress, log_dir=Path(args.log_dir) if args.log_dir else None)
+                           progress=not args.quiet, log_dir=Path(args.log_dir) if args.log_dir else None)
 
     table = Table("task", "tag", "result", "seconds")
     for result in results:

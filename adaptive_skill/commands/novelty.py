@@ -6,7 +6,7 @@ overrides its key. Exit 0 when the loop ends by its strategy or max-iter, 1 when
 after repeated model failures or a spent budget or without any task (the trajectory is still
 written), 2 for bad input, 130 when interrupted (after writing what was proposed so far).
 
-`adaptive-skill novelty-experiment --problems FILE -o DIR` runs the loop under the five perspective
+`adaptive-skill novelty-experiment --problems FILE --out DIR` runs the loop under the five perspective
 conditions on every problem and writes tables and plots (docs/novelty-experiments.md). It is a
 command of its own because `novelty` takes the seed problem as its positional argument.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from adaptive_skill.commands.common import add_config_args
+from adaptive_skill.commands.common import OldOption, add_config_args, add_quiet_arg, require
 
 # flag dest -> NoveltyConfig field, for overrides and for naming the flag in errors
 _NOVELTY_FLAGS = {"strategy": "strategy", "threshold": "threshold", "exhaust_threshold": "exhaust_threshold",
@@ -26,7 +26,10 @@ _NOVELTY_FLAGS = {"strategy": "strategy", "threshold": "threshold", "exhaust_thr
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("novelty", help="propose novel tasks for a problem from sampled expert perspectives",
                                    description="Propose tasks for a problem from changing expert or domain "
-                                               "perspectives until embedding novelty says stop.")
+                                               "perspectives until embedding novelty says stop.",
+                                   epilog="""examples:
+  adaptive-skill novelty "Improve urban transportation" --strategy coverage --clusters 6
+  adaptive-skill novelty "Improve urban transportation" --out runs/20250101-220000-ab12cd/proposals/transport.json""")
     parser.add_argument("problem", metavar="SEED_PROBLEM", help='e.g. "Improve urban transportation"')
     parser.add_argument("--strategy", choices=["breakthrough", "exhaust", "coverage"],
                         help="when to stop (default: novelty.strategy, breakthrough)")
@@ -49,12 +52,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="lexical, sentence-transformers[/NAME] or a litellm embedding model "
                              "(default: models.embedder.model)")
     parser.add_argument("--temperature", type=float, metavar="T", help="the proposer's temperature (default 0.7)")
-    parser.add_argument("--output", "-o", metavar="FILE", help="write the whole trajectory as JSON ('-': stdout)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="only the final summary")
-    # SUPPRESS: without the flag here, a global `adaptive-skill -v novelty` keeps its value.
-    parser.add_argument("--verbose", "-v", action="store_true", default=argparse.SUPPRESS,
-                        help="task instructions, rationales, distances; tracebacks on errors")
-    add_config_args(parser)
+    parser.add_argument("--out", "-o", metavar="FILE", help="the file to write: the whole trajectory as JSON "
+                                                            "('-': stdout)")
+    parser.add_argument("--output", dest="out", action=OldOption, replaced_by="--out")
+    add_quiet_arg(parser, "only the final summary")
+    parser.add_argument("--details", action="store_true", help="each task's instruction and rationale, and its "
+                                                               "distances")
+    # -v/--verbose here once meant these details and tracebacks, shadowing the global -v; for a release
+    # they still mean both. The global `adaptive-skill -v novelty ...` gives tracebacks.
+    parser.add_argument("-v", "--verbose", dest="details", action=OldOption, const=True, also={"verbose": True},
+                        replaced_by="--details (tracebacks: adaptive-skill -v novelty ...)")
+    add_config_args(parser, "models.proposer.max_tokens=1024")
     parser.set_defaults(handler=novelty_cmd)
     _register_experiment(subparsers)
 
@@ -81,9 +89,11 @@ def _register_experiment(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--embedding-model", metavar="MODEL", help="the embedder (default: models.embedder.model)")
     parser.add_argument("--temperature", type=float, metavar="T", help="the proposer's temperature")
     parser.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
-    parser.add_argument("--output", "-o", required=True, metavar="DIR", help="records, tables and plots go here")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress, only the final lines")
-    add_config_args(parser)
+    require(parser, parser.add_argument("--out", "-o", metavar="DIR", help="the directory to write: records, "
+                                                                           "tables and plots (re-run to resume)"))
+    parser.add_argument("--output", dest="out", action=OldOption, replaced_by="--out")
+    add_quiet_arg(parser, "no progress, only the final lines")
+    add_config_args(parser, "models.proposer.max_tokens=1024")
     # the flags of `novelty` this command does not offer keep their config values
     parser.set_defaults(handler=experiment_cmd, strategy=None, exhaust_threshold=None, clusters=None,
                         perturbation=None, contrastive=False, archive=False)
@@ -119,7 +129,7 @@ def experiment_cmd(args: argparse.Namespace) -> int:
     accounting = Accounting(config.limits, on_call=display.on_call)
     llm = make_llm(proposer_model, accounting, role="proposer")
     embedder = make_embedder(embedder_config)
-    out = Path(args.output)
+    out = Path(args.out)
     plan = Plan(problems, chosen, args.repeats, settings)
     runner = ExperimentRunner(plan, RecordStore(out), llm, embedder, accounting, config.judge.categories, display)
     try:
@@ -158,9 +168,9 @@ def novelty_cmd(args: argparse.Namespace) -> int:
     config = load_config_from_args(args)
     settings, proposer_model, embedder_config = _overridden(config, args)
 
-    to_stdout = args.output == "-"
+    to_stdout = args.out == "-"
     display = NoveltyDisplay(sys.stderr if to_stdout else sys.stdout, settings.threshold, quiet=args.quiet,
-                             verbose=args.verbose)
+                             verbose=args.details)
     llm = make_llm(proposer_model, Accounting(config.limits), role="proposer")
     embedder = make_embedder(embedder_config)
     proposer = NoveltyTaskProposer(llm, embedder, settings, config.judge.categories)
@@ -175,8 +185,8 @@ def novelty_cmd(args: argparse.Namespace) -> int:
         import json
 
         print(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
-    elif args.output:
-        write_json_atomic(Path(args.output), run.to_dict())
+    elif args.out:
+        write_json_atomic(Path(args.out), run.to_dict())
     if run.stop.kind == "interrupted":
         return 130
     return 1 if run.stop.kind in ("failures", "budget") or not run.proposals else 0
