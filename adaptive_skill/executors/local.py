@@ -29,4 +29,5 @@ class LocalExecutor:
                             trajectories_dir=job.trajectories_dir, drafts_dir=job.drafts_dir, llm=model,
                             notes=job.notes)
         return run_batch(tasks, agent, self.provider, job.results_dir, workers=self.workers, on_result=on_result,
-                         on_start=on_start, should_stop=should_stop, labels=dict(job.labels))
+                         on_start=on_start, should_stop=should_stop, labels=dict(job.labels),
+                         state_dir=job.state_dir)

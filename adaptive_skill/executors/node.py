@@ -136,8 +136,8 @@ class _NodeProvider:
         with _file_lock(self.locks / f"build-{task.id}.lock"):
             self.inner.prepare(task)
 
-    def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox:
-        return self.inner.open(task, labels)
+    def open(self, task: Task, labels: dict[str, str] | None = None, *, offline: bool = False) -> Sandbox:
+        return self.inner.open(task, labels, offline=offline)
 
     def prune_orphans(self) -> None:
         """Remove containers of attempts whose worker process died on this node (a killed worker

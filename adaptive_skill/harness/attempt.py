@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from adaptive_skill.harness.providers import NetworkRefused, SandboxProvider
 from adaptive_skill.harness.results import AttemptResult
-from adaptive_skill.harness.verify import verify
+from adaptive_skill.harness.verify import stop_leftovers, verify
 from adaptive_skill.llm.base import BudgetExceeded
 from adaptive_skill.protocols import Agent, Sandbox
 from adaptive_skill.sandbox.programs import PROBE, Programs, read_probe
+from adaptive_skill.sandbox.state import capture_state
 from adaptive_skill.tasks.model import Task
 
 VERIFIER_MARK = "--- verifier ---"  # in an attempt's detail: the agent's part before it, the tests' output after
@@ -17,7 +19,9 @@ PROBE_TIMEOUT = 30
 
 
 def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
-                labels: dict[str, str] | None = None) -> AttemptResult:
+                labels: dict[str, str] | None = None, state_dir: Path | None = None) -> AttemptResult:
+    """`state_dir`: where the task's paths are kept as the agent left them (sandbox/state.py), read
+    after its processes are killed and before the tests are copied in; None keeps nothing."""
     durations: dict[str, float] = {}
     programs = None
 
@@ -69,6 +73,16 @@ def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
 
             outcome = AgentOutcome(status="error", detail=f"agent crashed: {_describe(exc)}")
         durations["agent"] = round(time.monotonic() - clock, 3)
+
+        if state_dir is not None and sandbox.info.isolated:
+            clock = time.monotonic()
+            same_shell = task.layout == "terminal-bench" and task.run_tests_in_same_shell
+            try:
+                stop_leftovers(sandbox, sandbox.shell_pid if same_shell else None)
+            except Exception:  # a broken sandbox: the capture says what it could not read
+                pass
+            capture_state(sandbox, task, state_dir)
+            durations["state"] = round(time.monotonic() - clock, 3)
 
         try:
             verdict = verify(sandbox, task)

@@ -45,8 +45,9 @@ def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, ou
               workers: int = 1, on_result: ResultCallback | None = None,
               on_start: StartCallback | None = None,
               should_stop: Callable[[], bool] | None = None,
-              labels: dict[str, str] | None = None) -> list[AttemptResult]:
-    """Results in the order of `tasks`. With `out_dir`, results land in out_dir/<task>.json.
+              labels: dict[str, str] | None = None, state_dir: Path | None = None) -> list[AttemptResult]:
+    """Results in the order of `tasks`. With `out_dir`, results land in out_dir/<task>.json; with
+    `state_dir`, what each attempt left in state_dir/<task>/ (sandbox/state.py).
     When `should_stop()` turns true, attempts not yet started are skipped (running ones finish):
     the list is then shorter than `tasks`. `labels` go on every container, beside the agent's."""
     results, pending = split_finished(tasks, out_dir, agent.name, on_result)
@@ -59,7 +60,8 @@ def run_batch(tasks: Sequence[Task], agent: Agent, provider: SandboxProvider, ou
             on_start(task)
         # the model calls of this thread are journalled as this attempt's (llm/accounting.py)
         with attempt_scope(out_dir / f"{task.id}.json" if out_dir else None):
-            return run_attempt(task, agent, provider, labels=container_labels)
+            return run_attempt(task, agent, provider, labels=container_labels,
+                               state_dir=state_dir / task.id if state_dir else None)
 
     pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="attempt")
     futures: dict[Future, Task] = {pool.submit(attempt, task): task for task in pending}

@@ -23,7 +23,10 @@ class SandboxProvider(Protocol):
         """Make the task runnable (build its image); raises ImageBuildError on failure."""
         ...
 
-    def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox: ...
+    def open(self, task: Task, labels: dict[str, str] | None = None, *, offline: bool = False) -> Sandbox:
+        """A sandbox for one attempt of `task`; `offline`: no network whatever the task asks (the
+        label-free estimate's checks)."""
+        ...
 
     def close_all(self) -> None: ...
 
@@ -76,16 +79,16 @@ class DockerProvider(_Tracking):
             built = build_task_environment(task, self.client, force=self.force_build)
             self._images[task.id], self._service_images[task.id] = built.tag, built.services
 
-    def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox:
+    def open(self, task: Task, labels: dict[str, str] | None = None, *, offline: bool = False) -> Sandbox:
         from adaptive_skill.sandbox.docker_sandbox import DockerSandbox
         from adaptive_skill.sandbox.services import SiblingSpec
 
-        if task.allow_internet and not self.config.allow_network:
+        if task.allow_internet and not self.config.allow_network and not offline:
             raise NetworkRefused(f"task {task.id} needs the network (allow_internet) and the config forbids it "
                                  "(sandbox.allow_network: false)")
         self.prepare(task)
         limits = SandboxLimits(cpus=task.cpus, memory_mb=task.memory_mb, pids=self.config.pids_limit,
-                               network=task.allow_internet and self.config.allow_network)
+                               network=task.allow_internet and self.config.allow_network and not offline)
         tags = self._service_images[task.id]
         services = [SiblingSpec(s.name, tags[s.name], dict(s.env), s.command, s.entrypoint, s.workdir)
                     for s in task.services]
@@ -107,7 +110,7 @@ class LocalProvider(_Tracking):
     def prepare(self, task: Task) -> None:
         return None
 
-    def open(self, task: Task, labels: dict[str, str] | None = None) -> Sandbox:
+    def open(self, task: Task, labels: dict[str, str] | None = None, *, offline: bool = False) -> Sandbox:
         from adaptive_skill.sandbox.local_sandbox import LocalSandbox
 
         if task.services:

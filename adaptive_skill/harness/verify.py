@@ -73,6 +73,12 @@ exit 0
 """
 
 
+def stop_leftovers(sandbox: Sandbox, spare: int | None = None) -> None:
+    """Kill every process the agent left (but `spare`, the agent's shell for a same-shell TB1 task):
+    before the tests run, and before the attempt's state is read for its estimate."""
+    sandbox.exec(f"spare={spare or 0}\n{_KILL_LEFTOVERS}", timeout=30)
+
+
 def verify(sandbox: Sandbox, task: Task) -> VerifyResult:
     started = time.monotonic()
     if not task.tests_dir.is_dir():
@@ -90,7 +96,7 @@ def verify(sandbox: Sandbox, task: Task) -> VerifyResult:
         return done(False, None, "verifier_error", "a task's tests run only in an isolated sandbox "
                     "(sandbox.kind: docker); here they would wipe this machine's /tests and /logs/verifier "
                     "and kill its processes")
-    sandbox.exec(f"spare={shell or 0}\n{_KILL_LEFTOVERS}", timeout=30)
+    stop_leftovers(sandbox, shell)
     reset = sandbox.exec(_RESET_DIRS, timeout=30)
     if reset.exit_code != 0:
         return done(False, None, "verifier_error",

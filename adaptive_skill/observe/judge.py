@@ -61,6 +61,14 @@ Reply with these fields, in this order:
 Errors that the agent later fixed are normal. Unresolved errors, loops, timeouts, a run that ended
 without submitting, and a requirement that no command addressed are signs of failure."""
 
+# Added when the final state was checked (observe/checks.py): the checks' output outranks the record.
+STATE_PROMPT = """
+
+You also see the final state: commands written from the task alone and run, after the agent stopped, on a
+copy of what it left. Judge the result by what they printed: a file that is missing, empty, or whose
+content or format differs from what the task asks, a branch, tag, row or commit that is not there, is a
+failure whatever the agent's own commands showed. Quote what the checks printed in your outcome."""
+
 
 def reply_max_chars(categories: Sequence[str]) -> int:
     """The longest reply the schema allows (its bounded strings plus the JSON around them): the judge
@@ -152,6 +160,7 @@ class JudgeItem:
     trajectory: Any  # anything adaptive_skill.trajectory.as_view accepts
     task_id: str | None = None
     compressed: str | None = None  # Judge.compress(trajectory).text when the caller already has it
+    evidence: str | None = None  # what the checks of the final state printed (observe/checks.py)
 
 
 class Judge:
@@ -168,14 +177,19 @@ class Judge:
         here and pass it back as `compressed`."""
         return compress(trajectory, self.config.compression_budget_tokens, self.counter)
 
-    def messages(self, instruction: str, trajectory: Any, compressed: str | None = None) -> list[dict[str, Any]]:
-        """Exactly what the model is shown: the instruction and the compressed trajectory."""
+    def messages(self, instruction: str, trajectory: Any, compressed: str | None = None,
+                 evidence: str | None = None) -> list[dict[str, Any]]:
+        """Exactly what the model is shown: the instruction and the compressed trajectory, and with
+        `evidence` what the checks of the final state printed."""
         if compressed is None:
             compressed = self.compress(trajectory).text
         system = SYSTEM_PROMPT.format(categories=", ".join(self.config.categories),
                                       threshold=self.config.pass_threshold)
         user = (f"# Task\n{_clip_middle(instruction.strip(), INSTRUCTION_MAX_CHARS)}\n\n"
                 f"# What the agent did (compressed)\n{compressed}")
+        if evidence:
+            system += STATE_PROMPT
+            user += f"\n\n# The final state, checked after the agent stopped\n{evidence}"
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def key(self, messages: list[dict[str, Any]]) -> str:
@@ -197,7 +211,7 @@ class Judge:
         prepared: list[tuple[list[dict[str, Any]], str] | JudgeFailure] = []
         for item in items:
             try:
-                messages = self.messages(item.instruction, item.trajectory, item.compressed)
+                messages = self.messages(item.instruction, item.trajectory, item.compressed, item.evidence)
                 prepared.append((messages, self.key(messages)))
             except (TypeError, ValueError) as exc:
                 prepared.append(self._failed(f"unreadable trajectory: {exc}", item.task_id, ""))

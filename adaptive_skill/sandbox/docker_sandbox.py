@@ -117,6 +117,18 @@ class DockerSandbox(SandboxBase):
                     self._siblings.close()
 
     @property
+    def image_workdir(self) -> str | None:
+        """The working directory commands start in: the sandbox's own, else the image's WORKDIR, as
+        the engine reports it (not asked of the container, whose programs the agent may replace)."""
+        if self.workdir:
+            return self.workdir
+        try:
+            self._client = self._client or connect()
+            return self._client.api.inspect_image(self.image)["Config"].get("WorkingDir") or None
+        except Exception:
+            return None
+
+    @property
     def info(self) -> SandboxInfo:
         extra = {"limits": asdict(self.limits)}
         if self.services:

@@ -1,0 +1,236 @@
+"""Checks of the final state: the label-free estimate looks at the world, not only at the transcript.
+
+A checker (the judge's model) writes a few read-only shell commands from the task's instruction
+alone: never the agent's record, the tests, the solution or a reward. They are written once per task
+(the instruction is the same for every attempt, so every attempt is checked by the same commands)
+and run on each attempt's state (sandbox/state.py) in a fresh container of the task's image: the
+state's tars are unpacked there over the image's own paths, so the programs that run are the
+image's, not ones the agent may have replaced, and nothing the checks do reaches the attempt's
+container, the tests, the gate or the curve. Each command runs as an unprivileged user (`nobody`,
+where the image has it; so it reads and cannot write), from the task's working directory, with a
+clean environment (`env -i`,
+a fixed PATH, no profile or rc file, git configured to run no pager, fsmonitor or hook), without
+network, time-limited, its output cut. What they printed goes to the judge beside the compressed
+trajectory (observe/judge.py), and their hash is the attempt's fingerprint: attempts of one task
+whose checks print the same agree (benchmarks/evolution/estimate_probe.py measures that lever).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from adaptive_skill.llm.base import LLMError, StructuredOutputError
+from adaptive_skill.observe.cache import VerdictCache, content_key
+from adaptive_skill.protocols import LLM
+from adaptive_skill.sandbox.base import truncate_middle
+from adaptive_skill.sandbox.state import FORBIDDEN, load_state
+from adaptive_skill.tasks.model import Task
+
+CHECKS_VERSION = 1
+MAX_CHECKS = 3
+COMMAND_MAX_CHARS = 200
+OUTPUT_MAX_CHARS = 600
+CHECK_TIMEOUT_SEC = 10.0
+STAGING = "/tmp/.adaptive-skill-state"
+# What the checks run with: nothing of the agent's environment, rc files or git configuration can
+# choose a program or run one (config given this way outranks the repository's own .git/config).
+_GIT_SAFE = {"core.fsmonitor": "false", "core.pager": "cat", "core.hooksPath": "/dev/null",
+             "safe.directory": "*", "diff.external": "", "core.editor": "true"}
+CLEAN_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/nonexistent",
+             "LANG": "C.UTF-8", "TERM": "dumb", "PAGER": "cat", "GIT_PAGER": "cat", "GIT_CONFIG_NOSYSTEM": "1",
+             "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_TERMINAL_PROMPT": "0",
+             "GIT_CONFIG_COUNT": str(len(_GIT_SAFE)),
+             **{f"GIT_CONFIG_KEY_{i}": k for i, k in enumerate(_GIT_SAFE)},
+             **{f"GIT_CONFIG_VALUE_{i}": v for i, v in enumerate(_GIT_SAFE.values())}}
+
+SYSTEM_PROMPT = """You check whether a task in a Linux terminal was done, by looking at the final state of the machine.
+You do not see what was done: write the commands from the task alone.
+
+Write 1 to 3 shell commands, one line each, that only READ and whose output shows whether each requirement
+of the task holds: print the file the task names (cat), list a directory (ls -la), show a git repository
+(git -C DIR log --oneline --all, git -C DIR branch, git -C DIR tag -n, git -C DIR status --short), query a
+database (sqlite3 DB "SELECT ..."), parse a JSON file (python3 -c ...), or run the script the task asks for.
+Use the exact absolute paths of the task. Never change, create or delete anything."""
+
+_EXAMPLE_TASK = "Save the names of the files in /srv/in, sorted, one per line, to /srv/names.txt."
+_EXAMPLE_REPLY = '{"checks": ["cat /srv/names.txt", "ls -1 /srv/in"]}'
+
+
+class CheckPlan(BaseModel):
+    checks: list[str] = Field(min_length=1, max_length=MAX_CHECKS,
+                              description="read-only shell commands, one line each")
+
+
+@dataclass(frozen=True)
+class PlannedChecks:
+    commands: list[str]
+    refused: list[str] = field(default_factory=list)  # with why, as shown to a person
+    error: str | None = None
+    cached: bool = False
+
+
+@dataclass
+class CheckRun:
+    command: str
+    exit_code: int | None
+    output: str
+    timed_out: bool = False
+
+
+@dataclass
+class CheckedState:
+    runs: list[CheckRun] = field(default_factory=list)
+    error: str | None = None  # why nothing could be checked (no state, no isolated sandbox, ...)
+    seconds: float = 0.0
+
+    def fingerprint(self) -> str | None:
+        """What the checks printed, as one hash: attempts whose checks print the same agree."""
+        if self.error or not self.runs:
+            return None
+        rows = [[r.command, r.exit_code, r.timed_out, r.output] for r in self.runs]
+        return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
+
+    def evidence(self) -> str | None:
+        """The section the judge reads: each command and what it printed."""
+        if self.error or not self.runs:
+            return None
+        parts = []
+        for run in self.runs:
+            status = "timed out" if run.timed_out else f"exit {run.exit_code}"
+            parts.append(f"$ {run.command}\n({status})\n{run.output.rstrip() or '(no output)'}")
+        return "\n\n".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "fingerprint": self.fingerprint()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CheckedState:
+        return cls(runs=[CheckRun(**r) for r in data.get("runs", [])], error=data.get("error"),
+                   seconds=float(data.get("seconds") or 0.0))
+
+
+def _printable(text: str) -> str:
+    return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
+def screen(commands: list[str]) -> tuple[list[str], list[str]]:
+    """(commands to run, refusals): one printable line each, bounded, none naming the verifier's
+    places (they do not exist where the checks run; a check that reaches for them is refused)."""
+    kept, refused = [], []
+    for raw in commands:
+        command = " ".join(_printable(str(raw)).split())
+        if not command:
+            continue
+        if len(command) > COMMAND_MAX_CHARS:
+            refused.append(f"longer than {COMMAND_MAX_CHARS} characters: {command[:60]}...")
+        elif any(place in command for place in FORBIDDEN if place not in ("/proc", "/dev", "/run")):
+            refused.append(f"names the verifier's or the harness's files: {command[:100]}")
+        elif command not in kept:
+            kept.append(command)
+    return kept[:MAX_CHECKS], refused
+
+
+class Checker:
+    """Writes the checks of a task (the judge's model, cached by instruction) and runs them on an
+    attempt's state."""
+
+    def __init__(self, llm: LLM, cache_dir: Path | None = None, worked_example: bool | None = None,
+                 timeout: float = CHECK_TIMEOUT_SEC):
+        """`worked_example`: one worked task and reply before the question; by default for a model
+        measured to need a worked example of a structured reply (the embedded ones: the LLM's
+        `evolver_demo`, docs/llm.md), never for an API model that does not."""
+        self.llm = llm
+        self.cache = VerdictCache(cache_dir) if cache_dir is not None else None
+        self.worked_example = bool(getattr(llm, "evolver_demo", False)) if worked_example is None else worked_example
+        self.timeout = timeout
+
+    def messages(self, instruction: str) -> list[dict[str, Any]]:
+        messages = [{"role": "system", "content": SYSTEM_PROMPT}]
+        if self.worked_example:  # a small model copies the shape of one worked answer
+            messages += [{"role": "user", "content": f"# Task\n{_EXAMPLE_TASK}"},
+                         {"role": "assistant", "content": _EXAMPLE_REPLY}]
+        return messages + [{"role": "user", "content": f"# Task\n{instruction.strip()[:6000]}"}]
+
+    def plan(self, instruction: str) -> PlannedChecks:
+        messages = self.messages(instruction)
+        key = content_key({"checks": CHECKS_VERSION, "model": self.llm.model, "messages": messages})
+        stored = self.cache.get(key) if self.cache is not None else None
+        if stored is not None and isinstance(stored.get("checks"), list):
+            kept, refused = screen(stored["checks"])
+            return PlannedChecks(kept, refused, cached=True)
+        try:
+            reply = self.llm.complete_json(messages, CheckPlan)
+        except (StructuredOutputError, LLMError) as exc:
+            return PlannedChecks([], error=f"the checker wrote no checks: {str(exc)[:200]}")
+        if self.cache is not None:
+            self.cache.put(key, reply.model_dump(mode="json"))
+        kept, refused = screen(reply.checks)
+        return PlannedChecks(kept, refused, error=None if kept else "the checker wrote no usable check")
+
+    def run(self, provider, task: Task, state_dir: Path, commands: list[str]) -> CheckedState:
+        return run_checks(provider, task, state_dir, commands, timeout=self.timeout)
+
+
+def run_checks(provider, task: Task, state_dir: Path, commands: list[str],
+               timeout: float = CHECK_TIMEOUT_SEC) -> CheckedState:
+    """Unpack the attempt's state in a fresh container of the task's image and run `commands` there.
+    Never raises: what went wrong is the result's `error`."""
+    started = time.monotonic()
+
+    def done(result: CheckedState) -> CheckedState:
+        result.seconds = round(time.monotonic() - started, 3)
+        return result
+
+    if not commands:
+        return done(CheckedState(error="no checks"))
+    state = load_state(state_dir)
+    if state is None or state.error or not state.roots:
+        why = "no state was kept" if state is None else (state.error or "the task's paths did not exist")
+        return done(CheckedState(error=f"nothing to check: {why}"))
+    if getattr(provider, "kind", "") != "docker":
+        return done(CheckedState(error="checks run only in a Docker sandbox"))
+    try:
+        sandbox = provider.open(task, {"adaptive-skill.role": "checker"}, offline=True)
+    except Exception as exc:
+        return done(CheckedState(error=f"no checker sandbox: {type(exc).__name__}: {str(exc)[:200]}"))
+    try:
+        sandbox.start()
+        for index, root in enumerate(state.roots):
+            staged = f"{STAGING}/{index}.tar"
+            sandbox.copy_in(state_dir / root.tar, staged)
+            parent = root.path.rsplit("/", 1)[0] or "/"
+            unpack = (f"rm -rf -- {shlex.quote(root.path)} && mkdir -p -- {shlex.quote(parent)} && "
+                      f"tar -xf {shlex.quote(staged)} -C {shlex.quote(parent)}")
+            result = sandbox.exec(unpack, timeout=60)
+            if result.exit_code != 0 and root.complete:
+                return done(CheckedState(error=f"could not unpack {root.path}: {result.output.strip()[-200:]}"))
+        sandbox.exec(f"rm -rf -- {STAGING}", timeout=30)
+        # As an unprivileged user where the image has one: the checks read, and cannot change what a
+        # later check reads (unless the agent made its files writable for all: then only its copy).
+        user = "nobody" if sandbox.exec("id -u nobody", timeout=30).exit_code == 0 else "root"
+        workdir = shlex.quote(getattr(sandbox, "image_workdir", None) or "/")
+        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in CLEAN_ENV.items())
+        runs = []
+        for command in commands:
+            script = f"cd {workdir} 2>/dev/null; {command}"
+            result = sandbox.exec(f"env -i {env} bash --noprofile --norc -c {shlex.quote(script)} </dev/null 2>&1",
+                                  timeout=timeout, workdir="/", user=user)
+            runs.append(CheckRun(command=command, exit_code=result.exit_code, timed_out=result.timed_out,
+                                 output=truncate_middle(_printable_lines(result.output), OUTPUT_MAX_CHARS)))
+        return done(CheckedState(runs=runs))
+    except Exception as exc:
+        return done(CheckedState(error=f"checks could not run: {type(exc).__name__}: {str(exc)[:200]}"))
+    finally:
+        sandbox.close()
+
+
+def _printable_lines(text: str) -> str:
+    return "\n".join(_printable(line) for line in text.replace("\r", "").split("\n"))
