@@ -107,7 +107,7 @@ def require(parser: CommandParser, action: argparse.Action) -> None:
     parser.finishers.append(finish)
 
 
-def add_config_args(parser: argparse.ArgumentParser, example: str = "gating.max_rounds=10", required: bool = False,
+def add_config_args(parser: argparse.ArgumentParser, example: str, required: bool = False,
                     with_file: bool = True) -> None:
     """--config FILE and --set KEY=VALUE; `example` is a --set this command's work depends on (gating.*
     only where there is a gate: evolve, replay, config check)."""

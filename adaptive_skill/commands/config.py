@@ -8,11 +8,11 @@ from adaptive_skill.commands.common import add_config_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("config", help="validate and show configs")
+    parser = subparsers.add_parser("config", help="check: validate a config and print it resolved")
     sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate FILE and print the resolved config (secrets redacted)")
-    check.add_argument("file", metavar="FILE")
-    add_config_args(check, with_file=False)
+    check.add_argument("file", metavar="FILE", help="the YAML config file to check")
+    add_config_args(check, "gating.max_rounds=10", with_file=False)
     check.set_defaults(handler=check_config)
 
 

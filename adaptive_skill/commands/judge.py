@@ -15,11 +15,11 @@ from adaptive_skill.commands.common import add_config_args
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("judge", help="estimate from a trajectory alone whether its task was solved")
-    parser.add_argument("path", metavar="TRAJ.json")
+    parser.add_argument("path", metavar="TRAJ.json", help="a saved trajectory, or a JSON list of chat messages")
     parser.add_argument("--task", required=True, metavar="TASK_DIR", help="the task the trajectory attempted")
     parser.add_argument("--model", "-m", help="the judge's model (default: models.judge.model from the config)")
     parser.add_argument("--cache", metavar="DIR", help="reuse and store verdicts in DIR (keyed by content)")
-    add_config_args(parser)
+    add_config_args(parser, "judge.pass_threshold=6")
     parser.set_defaults(handler=judge_cmd)
 
 

@@ -6,7 +6,7 @@ import argparse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("sandbox", help="manage sandbox containers")
+    parser = subparsers.add_parser("sandbox", help="prune: remove the sandbox containers a killed run left behind")
     sub = parser.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     prune = sub.add_parser("prune", help="remove containers (and sibling networks) labelled adaptive-skill.sandbox=1 "
                                          "whose process is gone (never any other)")

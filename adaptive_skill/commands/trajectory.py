@@ -14,20 +14,21 @@ from adaptive_skill.commands.common import add_config_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("trajectory", help="signals and compressed form of a saved trajectory")
+    parser = subparsers.add_parser("trajectory", help="signals and compress: what a saved trajectory shows, "
+                                                      "and its compressed form")
     sub = parser.add_subparsers(dest="trajectory_command", metavar="ACTION", required=True)
 
     signals = sub.add_parser("signals", help="print the behavioural signals as JSON")
-    signals.add_argument("path", metavar="TRAJ.json")
+    signals.add_argument("path", metavar="TRAJ.json", help="a saved trajectory, or a JSON list of chat messages")
     signals.set_defaults(handler=signals_cmd)
 
     compress = sub.add_parser("compress", help="print the trajectory compressed for the judge and the evolver")
-    compress.add_argument("path", metavar="TRAJ.json")
+    compress.add_argument("path", metavar="TRAJ.json", help="a saved trajectory, or a JSON list of chat messages")
     compress.add_argument("--budget", type=positive_int, metavar="TOKENS",
                           help="token budget (default: judge.compression_budget_tokens from the config)")
     compress.add_argument("--stats", action="store_true",
                           help="also print the token counts (compressed, raw, budget) on stderr")
-    add_config_args(compress)
+    add_config_args(compress, "judge.compression_budget_tokens=4000")
     compress.set_defaults(handler=compress_cmd)
 
 
