@@ -1,0 +1,256 @@
+"""The CLI's one grammar (docs/cli.md), checked on the argparse parser itself, not through
+subprocesses: every command, subcommand and option has help; every example and every option named
+in a help text is one its command has; no option shadows a global one; a run directory is `--run
+DIR`, output `--out`, formats `--format`, progress `--quiet` everywhere; the old spellings still
+work, and say once that they are deprecated."""
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from adaptive_skill.cli import build_parser, main
+
+REPO = Path(__file__).resolve().parents[1]
+GATING = {("evolve",), ("replay",), ("config", "check")}  # the commands whose config has a gate to tune
+FORMATS = {"text", "json", "md", "html"}
+OLD_SPELLINGS = {"--output", "--json", "--no-progress"}  # kept for a release, never shown in --help
+PROGRESS = {("evolve",), ("run",), ("tasks", "validate"), ("images", "build"), ("novelty",),
+            ("novelty-experiment",)}  # commands that show progress while they work
+OPTION = re.compile(r"(?<![\w./`-])(--?[a-zA-Z][\w-]*)")
+
+
+def walk(parser: argparse.ArgumentParser, path: tuple = ()):
+    """(path, parser) for the top level and every command and subcommand, depth first."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from walk(sub, (*path, name))
+
+
+PARSER = build_parser()
+PARSERS = dict(walk(PARSER))
+COMMANDS = [path for path in PARSERS if path]
+
+
+def subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction | None:
+    return next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+
+
+def visible(action: argparse.Action) -> list[str]:
+    """The option strings --help shows for an action (none for an old spelling)."""
+    return [] if action.help is argparse.SUPPRESS else list(action.option_strings)
+
+
+def options(parser: argparse.ArgumentParser) -> set[str]:
+    return {s for action in parser._actions for s in visible(action)}
+
+
+def hidden_on_purpose(action: argparse.Action) -> bool:
+    """Only an old spelling kept for a release may leave --help."""
+    return bool(getattr(action, "replaced_by", None))
+
+
+@pytest.mark.parametrize("path", [(), *COMMANDS], ids=lambda p: " ".join(p) or "adaptive-skill")
+def test_every_subcommand_and_option_has_help(path):
+    parser = PARSERS[path]
+    parser.format_help()  # renders
+    missing = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helped = {choice.dest: choice.help for choice in action._choices_actions}
+            missing += [f"subcommand {name}" for name in action.choices if not helped.get(name)]
+        elif action.help is argparse.SUPPRESS:
+            assert hidden_on_purpose(action), f"{' '.join(path)}: {action.option_strings or action.dest} is hidden"
+        elif not action.help:
+            missing.append("/".join(action.option_strings) or action.metavar or action.dest)
+    assert not missing, f"adaptive-skill {' '.join(path)}: no help for {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("path", [p for p in PARSERS if subcommands(PARSERS[p])], ids=lambda p: " ".join(p) or "-")
+def test_a_groups_one_line_help_names_every_subcommand(path):
+    """`skills --help` once said "check, list, show, diff and log" of its seven subcommands."""
+    problems = []
+    for choice in subcommands(PARSERS[path])._choices_actions:
+        inner = subcommands(PARSERS[(*path, choice.dest)])
+        if inner is None:
+            continue
+        absent = [name for name in inner.choices if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])",
+                                                                    choice.help)]
+        if absent:
+            problems.append(f"{' '.join((*path, choice.dest))}: its help {choice.help!r} leaves out {absent}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=" ".join)
+def test_no_option_shadows_a_global_one(path):
+    """`novelty --verbose/-v` once meant something else than the global -v."""
+    shadowing = (options(PARSERS[path]) - {"-h", "--help"}) & options(PARSER)
+    assert not shadowing, f"{' '.join(path)}: {shadowing} shadow the global option(s)"
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=" ".join)
+def test_one_grammar(path):
+    parser = PARSERS[path]
+    found = options(parser)
+    name = " ".join(path)
+    assert not found & OLD_SPELLINGS, f"{name}: shows an old spelling {found & OLD_SPELLINGS}"
+    for action in parser._actions:
+        if action.help is argparse.SUPPRESS:
+            continue
+        if not action.option_strings:
+            assert action.dest != "run" and action.metavar not in ("RUN", "RUN_DIR"), \
+                f"{name}: a run directory is --run DIR, not a positional {action.metavar}"
+            continue
+        if action.dest == "run" or "--run" in action.option_strings or "--resume" in action.option_strings:
+            assert action.metavar == "DIR", f"{name}: {action.option_strings[0]} {action.metavar}: say DIR"
+        if "--format" in action.option_strings:
+            assert set(action.choices) <= FORMATS, f"{name}: --format {action.choices}: use {FORMATS}"
+        if "--out" in action.option_strings:
+            assert "-o" in action.option_strings and action.metavar in ("FILE", "DIR"), name
+        if "--quiet" in action.option_strings:
+            assert "-q" in action.option_strings, name
+    if path in PROGRESS:
+        assert "--quiet" in found, f"{name} shows progress: it takes --quiet"
+
+
+def command_of(words: list[str]) -> tuple[tuple, list[str]] | None:
+    """The command a written command line names and the words after it; None when it names none."""
+    if words and words[0] == "adaptive-skill":
+        words = words[1:]
+    elif not words or (words[0],) not in PARSERS:
+        return None
+    path: tuple = ()
+    while words and (*path, words[0]) in PARSERS:
+        path, words = (*path, words[0]), words[1:]
+    return path, words
+
+
+def check_options(where: str, path: tuple, text: str, problems: list[str]) -> None:
+    have = options(PARSERS[path])
+    for flag in OPTION.findall(text):
+        if flag not in have:
+            problems.append(f"{where}: {flag} is not an option of `adaptive-skill {' '.join(path)}`")
+    for setting in re.findall(r"--set[ =](\S+)", text):
+        key = setting.split("=", 1)[0]
+        if key.startswith("gating.") and path not in GATING:
+            problems.append(f"{where}: --set {setting} on `{' '.join(path)}`, which has no gate")
+        from adaptive_skill.config import load_config
+
+        try:
+            load_config(REPO / "configs" / "quickstart.yaml", [setting.rstrip(").,;")])
+        except Exception as exc:  # noqa: BLE001 - any refusal is the finding
+            problems.append(f"{where}: --set {setting}: {str(exc).splitlines()[0]}")
+
+
+def texts(path: tuple) -> list[tuple[str, str]]:
+    """(where, text) of every help text that belongs to a command: its description, epilog, its
+    options' help, and its one-line help as its parent's --help shows it."""
+    parser = PARSERS[path]
+    found = [("description", parser.description or ""), ("epilog", parser.epilog or "")]
+    found += [(f"help of {'/'.join(a.option_strings) or a.dest}", a.help or "") for a in parser._actions
+              if a.help is not argparse.SUPPRESS and not isinstance(a, argparse._SubParsersAction)]
+    if path:
+        parent = subcommands(PARSERS[path[:-1]])
+        found += [("one-line help", c.help or "") for c in parent._choices_actions if c.dest == path[-1]]
+    return found
+
+
+@pytest.mark.parametrize("path", [(), *COMMANDS], ids=lambda p: " ".join(p) or "adaptive-skill")
+def test_examples_name_only_options_their_command_has(path):
+    """Every `--option` and `--set key=value` a help text or example names belongs to the command it is
+    written for (another command's, when quoted as `adaptive-skill OTHER ...`), every --set key exists,
+    and gating.* keys are set only where there is a gate."""
+    problems: list[str] = []
+    for where, text in texts(path):
+        text = " ".join(text.split("%(default)s"))
+        for quoted in re.findall(r"`([^`]+)`", text):
+            named = command_of(quoted.split())
+            if named:
+                check_options(f"{where} `{quoted}`", named[0], " ".join(named[1]), problems)
+                text = text.replace(f"`{quoted}`", "")
+        for line in text.splitlines():
+            named = command_of(line.split())
+            if line.strip().startswith("adaptive-skill") and named:
+                check_options(f"{where} example {line.strip()!r}", named[0], " ".join(named[1]), problems)
+                text = text.replace(line, "")
+        check_options(where, path, text, problems)
+    assert not problems, "\n".join(problems)
+
+
+def test_docs_cli_has_every_command():
+    page = (REPO / "docs" / "cli.md").read_text()
+    absent = [" ".join(p) for p in COMMANDS if f"`adaptive-skill {' '.join(p)}" not in page]
+    assert not absent, f"docs/cli.md's command table leaves out {absent}"
+
+
+# -- old spellings: they still work for a release, and say so -------------------------------------------
+
+DEPRECATED = [
+    (["report", "runs/x"], {"run": "runs/x"}, "report RUN is deprecated; use report --run DIR"),
+    (["review", "runs/x", "--port", "0"], {"run": "runs/x"}, "review RUN is deprecated; use review --run DIR"),
+    (["replay", "--run", "r", "--tag", "evo-1", "--json"], {"format": "json"}, "--json is deprecated; use --format json"),
+    (["skills", "list", "--json"], {"format": "json"}, "--json is deprecated; use --format json"),
+    (["skills", "log", "--json"], {"format": "json"}, "--json is deprecated; use --format json"),
+    (["tasks", "list", "suite", "--json"], {"format": "json"}, "--json is deprecated; use --format json"),
+    (["tasks", "validate", "suite", "--json"], {"format": "json"}, "--json is deprecated; use --format json"),
+    (["run", "--suite", "s", "--json"], {"format": "json"}, "--json is deprecated; use --format json"),
+    (["solve", "t", "--json"], {"format": "json"}, "--json is deprecated; use --format json"),
+    (["images", "build", "s", "--no-progress"], {"quiet": True}, "--no-progress is deprecated; use --quiet"),
+    (["novelty", "seed", "--output", "f.json"], {"out": "f.json"}, "--output is deprecated; use --out"),
+    (["novelty-experiment", "--problems", "p.yaml", "--output", "d"], {"out": "d"},
+     "--output is deprecated; use --out"),
+    # novelty's own -v showed details and tracebacks; it still does both
+    (["novelty", "seed", "-v"], {"details": True, "verbose": True}, "-v is deprecated; use --details"),
+    (["novelty", "seed", "--verbose"], {"details": True, "verbose": True}, "--verbose is deprecated; use --details"),
+]
+
+
+@pytest.mark.parametrize("argv, expected, note", DEPRECATED, ids=lambda x: " ".join(x) if isinstance(x, list) else "")
+def test_old_spellings_still_work_and_are_noted(argv, expected, note):
+    args = PARSER.parse_args(argv)
+    assert {key: getattr(args, key, None) for key in expected} == expected
+    notes = getattr(args, "deprecated_spellings", [])
+    assert len(notes) == 1 and notes[0].startswith(note), notes
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["report", "--run", "runs/x"], {"run": "runs/x"}),
+    (["review", "--run", "runs/x"], {"run": "runs/x"}),
+    (["skills", "list", "--format", "json"], {"format": "json"}),
+    (["skills", "list"], {"format": "text"}),
+    (["images", "build", "s", "-q"], {"quiet": True}),
+    (["novelty", "seed", "-o", "f.json"], {"out": "f.json"}),
+    (["novelty", "seed", "--details"], {"details": True, "verbose": False}),
+    (["-v", "novelty", "seed"], {"details": False, "verbose": True}),  # the global -v works there
+    (["novelty", "seed"], {"details": False, "verbose": False}),
+    (["run", "--suite", "s", "-o", "out"], {"out": "out"}),
+])
+def test_new_spellings_note_nothing(argv, expected):
+    args = PARSER.parse_args(argv)
+    assert {key: getattr(args, key, None) for key in expected} == expected
+    assert not getattr(args, "deprecated_spellings", [])
+
+
+@pytest.mark.parametrize("argv", [["report"], ["review"], ["report", "a", "--run", "b"], ["replay", "--tag", "evo-1"]])
+def test_a_run_directory_is_required_once(argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(argv)
+    assert exit_info.value.code == 2
+    assert "--run" in capsys.readouterr().err
+
+
+def test_the_note_follows_a_finished_command_and_never_an_error(capsys, tmp_path):
+    """The deprecation line comes after the command's work, on stderr; bad input stays one line."""
+    code = main(["skills", "list", "--workspace", str(REPO / "workspace"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "check-your-work" in {s["name"] for s in json.loads(out)}
+    assert err == "warning: --json is deprecated; use --format json\n"
+    assert main(["skills", "list", "--workspace", str(REPO / "workspace"), "--format", "json"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["skills", "log", "--run", str(tmp_path / "nope"), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such run directory" in err
