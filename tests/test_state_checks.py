@@ -66,9 +66,10 @@ def test_the_judge_sees_the_checks_only_when_there_are_some():
     plain = judge.messages("Write 42 to /app/a.txt.", trajectory)
     checked = CheckedState(runs=[CheckRun("cat /app/a.txt", 0, "41\n")])
     shown = judge.messages("Write 42 to /app/a.txt.", trajectory, evidence=checked.evidence())
-    assert "final state" not in plain[0]["content"] and "final state" not in plain[1]["content"]
-    assert "final state" in shown[0]["content"]
-    assert shown[1]["content"].endswith("# The final state, checked after the agent stopped\n$ cat /app/a.txt\n(exit 0)\n41")
+    assert "final state" not in plain[1]["content"] and shown[0] == plain[0]
+    assert shown[1]["content"].startswith(plain[1]["content"])  # the plain question is its prefix
+    assert "# The final state, checked after the agent stopped" in shown[1]["content"]
+    assert shown[1]["content"].endswith("commands showed.\n\n$ cat /app/a.txt\n(exit 0)\n41")
     assert judge.key(plain) != judge.key(shown)
     item = JudgeItem("Write 42 to /app/a.txt.", trajectory, "t", evidence=checked.evidence())
     assert item.evidence and CheckedState(error="no state").evidence() is None

@@ -61,13 +61,16 @@ Reply with these fields, in this order:
 Errors that the agent later fixed are normal. Unresolved errors, loops, timeouts, a run that ended
 without submitting, and a requirement that no command addressed are signs of failure."""
 
-# Added when the final state was checked (observe/checks.py): the checks' output outranks the record.
-STATE_PROMPT = """
+# Added at the end of the question when the final state was checked (observe/checks.py): the checks'
+# output outranks the record. Last, after the record, so that a model that keeps the prompt it last
+# read (the embedded ones) reads the question without checks again for nothing.
+STATE_SECTION = """# The final state, checked after the agent stopped
+These commands were written from the task alone and run, after the agent stopped, on a copy of what it
+left. Judge the result by what they printed: a file that is missing, empty, or whose content or format
+differs from what the task asks, or a branch, tag, row or commit that is not there, is a failure whatever
+the agent's own commands showed.
 
-You also see the final state: commands written from the task alone and run, after the agent stopped, on a
-copy of what it left. Judge the result by what they printed: a file that is missing, empty, or whose
-content or format differs from what the task asks, a branch, tag, row or commit that is not there, is a
-failure whatever the agent's own commands showed. Quote what the checks printed in your outcome."""
+{evidence}"""
 
 
 def reply_max_chars(categories: Sequence[str]) -> int:
@@ -188,8 +191,7 @@ class Judge:
         user = (f"# Task\n{_clip_middle(instruction.strip(), INSTRUCTION_MAX_CHARS)}\n\n"
                 f"# What the agent did (compressed)\n{compressed}")
         if evidence:
-            system += STATE_PROMPT
-            user += f"\n\n# The final state, checked after the agent stopped\n{evidence}"
+            user += "\n\n" + STATE_SECTION.format(evidence=evidence)
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def key(self, messages: list[dict[str, Any]]) -> str:
