@@ -275,6 +275,11 @@ class JudgeConfig(_Strict):
         "file-operations", "text-processing", "networking", "scripting", "other"])
     pass_threshold: float = Field(7.0, ge=0.0, le=10.0)  # score >= this counts as "likely solved"
     compression_budget_tokens: int = Field(2000, ge=200)
+    # Checks of the final state (observe/checks.py): each train attempt's paths are kept as it left
+    # them, the judge's model writes read-only checks from the instruction, they run on a copy in a
+    # fresh container, and the judge reads what they printed. Docker only.
+    check_state: bool = False
+    check_timeout_sec: float = Field(10.0, gt=0, le=120)
 
 
 class SkillRulesConfig(_Strict):

@@ -97,6 +97,7 @@ class AdaptiveSkillEngine:
         self.train, self.holdout = split_suite(self.suite, config.holdout_ratio, config.seed)
         self._llms: dict[str, Any] = {}
         self._judge_instance = None
+        self._checker = None
         self._signal = threading.Event()
         self._session_started = time.monotonic()
 
@@ -207,7 +208,8 @@ class AdaptiveSkillEngine:
         tasks = cycle_batch(self.train, admitted, self.config.batch_size, self.config.task_proposal.batch_slots,
                             self.config.seed, n)
         cycle_dir = self.run_dir.cycle_dir(n)
-        results = self._attempts(tasks, self.run_dir.workspace, cycle_dir / "solve", f"cycle {n} solve")
+        results = self._attempts(tasks, self.run_dir.workspace, cycle_dir / "solve", f"cycle {n} solve",
+                                 keep_state=True)
         return SolveResult(tasks=[t.id for t in tasks], results=results)
 
     def _observe(self, n: int, solved: SolveResult) -> ObserveResult:
@@ -238,7 +240,8 @@ class AdaptiveSkillEngine:
                 item.signals = extract_signals(trajectory).to_dict()
                 item.compressed = judge.compress(trajectory).text  # once: the judge and the evolver read it
                 item.category, item.worked = task.category, worked_commands(trajectory)
-                to_judge.append((item, JudgeItem(task.instruction, trajectory, task.id, item.compressed)))
+                evidence = self._state_evidence(task, self.run_dir.cycle_dir(n) / "solve" / "state" / task.id)
+                to_judge.append((item, JudgeItem(task.instruction, trajectory, task.id, item.compressed, evidence)))
             items.append(item)
         with self.display.phase(f"cycle {n} judge", len(to_judge), role="judge") as progress:
             verdicts = judge.judge_many([question for _, question in to_judge], workers=self.config.workers)
@@ -295,15 +298,17 @@ class AdaptiveSkillEngine:
             config.models.agent.temperature = c.explore.temperature
             config.models.agent.seed = explore_seed(c.seed, n, index)
             title = f"cycle {n} explore {index + 1}/{c.explore.passes} at temperature {c.explore.temperature:g}"
-            results = self._attempts(tasks, self.run_dir.workspace, self.run_dir.cycle_dir(n) / "explore" /
-                                     f"p{index + 1}", title, config=config, notes=notes)
+            folder = self.run_dir.cycle_dir(n) / "explore" / f"p{index + 1}"
+            results = self._attempts(tasks, self.run_dir.workspace, folder, title, config=config, notes=notes,
+                                     keep_state=True)
             before.update({r.task_id: r for r in results})
             loaded = [(r, read_json(Path(r.trajectory_path), None) if r.trajectory_path else None,
                        None if c.trajectory_only or r.failure_mode == "unverified" else bool(r.passed))
                       for r in results]
             # Where the tests decide (labelled, verified), a verdict would change nothing: not asked
             # (run 19 spent 10 of its 26 explore minutes on verdicts only the report read).
-            questions = [JudgeItem(self._task(r.task_id).instruction, t, r.task_id)
+            questions = [JudgeItem(self._task(r.task_id).instruction, t, r.task_id,
+                                   evidence=self._state_evidence(self._task(r.task_id), folder / "state" / r.task_id))
                          for r, t, label in loaded if t is not None and label is None]
             judged = []
             if questions:  # labelled: none, and no empty judge phase on the screen
@@ -331,6 +336,31 @@ class AdaptiveSkillEngine:
         self.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} unpassed task(s) passed at temperature "
                  f"{c.explore.temperature:g}" + (f" ({', '.join(explored.found())})" if explored.found() else ""))
         return explored
+
+    def _checks_on(self) -> bool:
+        return self.config.judge.check_state and self.config.sandbox.kind == "docker"
+
+    def _state_evidence(self, task: Task, state_dir: Path) -> str | None:
+        """What the checks of the attempt's final state printed, for its judge (judge.check_state;
+        observe/checks.py); kept as state_dir/checks.json, which a resumed run reads instead of
+        checking again. None when the checks are off or nothing could be checked."""
+        if not self._checks_on() or not state_dir.is_dir():
+            return None
+        from adaptive_skill.observe.checks import CheckedState, Checker
+
+        path = state_dir / "checks.json"
+        saved = read_json(path, None)
+        if isinstance(saved, dict):
+            return CheckedState.from_dict(saved).evidence()
+        if self._checker is None:  # the judge's model writes the checks, cached by instruction
+            self._checker = Checker(self._llm("judge"), self.run_dir.judge_cache / "checks",
+                                    timeout=self.config.judge.check_timeout_sec)
+        plan = self._checker.plan(task.instruction)
+        checked = self._checker.run(self.provider, task, state_dir, plan.commands)
+        if plan.error and not checked.error:
+            checked.error = plan.error
+        write_json_atomic(path, {**checked.to_dict(), "refused": plan.refused})
+        return checked.evidence()
 
     def _skill_use(self, n: int, scores: dict[str, float | None]) -> list[str]:
         """How the agent used each current skill in the train attempts of cycles 1..n (judge scores
@@ -542,7 +572,10 @@ class AdaptiveSkillEngine:
     # -- pieces ------------------------------------------------------------------------------
 
     def _attempts(self, tasks: list[Task], workspace_dir: Path, out: Path, title: str,
-                  config: EvolveConfig | None = None, notes: dict[str, str] | None = None) -> list[AttemptResult]:
+                  config: EvolveConfig | None = None, notes: dict[str, str] | None = None,
+                  keep_state: bool = False) -> list[AttemptResult]:
+        """`keep_state`: each attempt's final state under `out`/state/<task> for the checks of the
+        label-free estimate (judge.check_state; train attempts only)."""
         from adaptive_skill.executors import AttemptJob, make_executor
 
         config = config or self.config  # gate rounds: the agent's sampling settings of the round
@@ -551,7 +584,7 @@ class AdaptiveSkillEngine:
         job = AttemptJob(agent="llm", config=config, results_dir=out / "results",
                          trajectories_dir=out / "trajectories", workspace=workspace_dir,
                          drafts_dir=out.parent / "drafts" if self.config.solver_proposed else None,
-                         notes=notes or {})
+                         notes=notes or {}, state_dir=out / "state" if keep_state and self._checks_on() else None)
         with self.display.phase(title, len(tasks)) as progress, self._budget_stops():
             results = executor.run(tasks, job, on_start=lambda t: progress.started(t.id), on_result=progress.attempt,
                                    should_stop=self._stopping)

@@ -514,3 +514,33 @@ def test_labelled_explore_attempts_are_decided_by_their_tests_and_not_judged(tmp
         == [(t, 1, None, True, [hot]) for t in batch]
     record = json.loads((cycle / "evolve" / "distill.json").read_text())
     assert [p["explored"] for p in record["passed"]] == [True, True]
+
+
+def test_label_free_observe_reads_the_final_state(tmp_path, docker_client, base_image):
+    """judge.check_state, label-free: the agent writes 41 and prints 42, a record any transcript judge
+    would pass. The judge's model writes a check from the instruction (cat the answer file), the check
+    runs on a copy of the attempt's state and prints 41, and the judge, shown that, fails the attempt;
+    the distiller then keeps nothing. The questions hold no test result; the check's record stays
+    beside the state for a resumed run."""
+    agent = [{"when": r"\[exit code", **submit("done")}, bash("echo 41 > /app/answer.txt; echo 42")]
+    judge = [
+        {"when": "You check whether a task", "content": {"checks": ["cat /app/answer.txt", "cat /tests/test.sh"]}},
+        {"when": r"\(exit 0\)\n41", "content": {"score": 2, "category": "file-operations",
+                                                 "outcome": "The file holds 41.", "failure_reason": "41, not 42"}},
+        {"content": {"score": 9, "category": "file-operations", "outcome": "It printed 42.", "failure_reason": None}},
+    ]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": judge}, max_cycles=1,
+                                  evolver={"mode": "distill"}, judge={"check_state": True},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="checked", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    observed = json.loads((cycle / "observe.json").read_text())
+    assert [item["verdict"]["score"] for item in observed["items"]] == [2.0, 2.0]
+    task = observed["items"][0]["task"]
+    checked = json.loads((cycle / "solve" / "state" / task / "checks.json").read_text())
+    assert [(r["command"], r["output"].strip()) for r in checked["runs"]] == [("cat /app/answer.txt", "41")]
+    assert checked["refused"] and "verifier" in checked["refused"][0]
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    assert record["passed"] == []
+    assert not (cycle / "observations" / task / "tests.json").exists()  # label-free: no test result kept for it
