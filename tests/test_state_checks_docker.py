@@ -149,3 +149,48 @@ def test_the_checker_writes_checks_once_per_task_and_runs_them(tmp_path, provide
     checked = checker.run(provider, task, tmp_path / "state", plan.commands)
     assert checked.runs[0].output.strip() == "42"
     assert CheckedState.from_dict(checked.to_dict()).fingerprint() == checked.fingerprint()
+
+
+def test_run_estimate_puts_the_label_free_estimate_beside_the_tests(tmp_path, docker_client, base_image):
+    """`adaptive-skill run --agent llm --estimate` with judge.check_state: one task solved, one that
+    prints the answer and writes another; the estimate (scripted judge over the checks' output) is
+    written beside each result with the tests' verdict, and its precision against them is printed."""
+    import subprocess
+    import sys
+
+    import yaml
+
+    suite = tmp_path / "suite"
+    make_task(suite, "right")
+    make_task(suite, "wrong")
+    (suite / "wrong" / "instruction.md").write_text("Write 42 to /app/answer.txt (the wrong one).")
+    bash = lambda command: {"tool_calls": [{"name": "bash", "arguments": {"command": command}}]}  # noqa: E731
+    scripts = {
+        "agent": [{"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "done"}}]},
+                  {"when": "wrong one", **bash("echo 41 > /app/answer.txt; echo 42")},
+                  bash("echo 42 > /app/answer.txt; echo 42")],
+        "judge": [{"when": "You check whether a task", "content": {"checks": ["cat /app/answer.txt"]}},
+                  {"when": r"\(exit 0\)\n41", "content": {"score": 2, "category": "file-operations",
+                                                           "outcome": "41", "failure_reason": "41, not 42"}},
+                  {"content": {"score": 9, "category": "file-operations", "outcome": "42", "failure_reason": None}}]}
+    sets = []
+    for role, script in scripts.items():
+        (tmp_path / f"{role}.yaml").write_text(yaml.safe_dump(script))
+        sets += ["--set", f"models.{role}.model=scripted/{tmp_path / f'{role}.yaml'}"]
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "adaptive_skill", "run", "--suite", str(suite), "--agent", "llm",
+                           "--estimate", "--out", str(out), "--format", "json", "--quiet", "--workers", "1",
+                           "--set", "judge.check_state=true", *sets], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    estimates = report["estimates"]
+    assert (estimates["right"]["score"], estimates["right"]["tests_passed"]) == (9.0, True)
+    assert (estimates["wrong"]["score"], estimates["wrong"]["tests_passed"]) == (2.0, False)
+    assert estimates["wrong"]["checked"] and estimates["wrong"]["checks"]["runs"][0]["output"].strip() == "41"
+    assert report["summary"]["estimate"] == {"compared": 2, "likely_solved": 1, "tests_passed": 1, "both": 1,
+                                            "precision": 1.0, "recall": 1.0, "checked": 2}
+    assert json.loads((out / "estimates" / "wrong.json").read_text())["tests_passed"] is False
+    refused = subprocess.run([sys.executable, "-m", "adaptive_skill", "run", "--suite", str(suite), "--estimate"],
+                             capture_output=True, text=True, cwd=REPO)
+    assert refused.returncode == 2 and refused.stderr.strip().splitlines()[-1].endswith(
+        "--estimate needs --agent llm: only the LLM agent leaves a record to estimate")

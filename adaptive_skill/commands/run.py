@@ -20,6 +20,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", "-o", metavar="DIR",
                         help="the directory to write, one result file per task; a re-run skips finished tasks "
                              "(--agent llm: the run's directory, default runs/run-<time>/)")
+    parser.add_argument("--estimate", action="store_true",
+                        help="--agent llm: also estimate each attempt label-free (the judge, models.judge, on its "
+                             "record; with judge.check_state also on checks of its final state) and put the "
+                             "estimate beside the tests' result, with its precision and recall against them "
+                             "(<out>/estimates/<task>.json)")
     add_format_arg(parser, ("text", "json"), "text (default): a table; json: results, refused tasks and a summary",
                    json_flag=True)
     add_quiet_arg(parser, "no progress output")
@@ -29,12 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_cmd(args: argparse.Namespace) -> int:
     from adaptive_skill.commands.common import REFUSED_EXIT, load_config_from_args, selected_tasks
+    from adaptive_skill.errors import UserError
     from adaptive_skill.harness.agents import build_agent
     from adaptive_skill.harness.batch import run_batch
     from adaptive_skill.harness.providers import make_provider
     from adaptive_skill.progress import BatchProgress
 
     config = load_config_from_args(args)
+    if args.estimate and args.agent != "llm":
+        raise UserError("--estimate needs --agent llm: only the LLM agent leaves a record to estimate")
     tasks, refused = selected_tasks(args, config.sandbox.timeout_multiplier)
     provider = make_provider(config.sandbox)
     out = Path(args.out) if args.out else None
@@ -46,41 +54,106 @@ def run_cmd(args: argparse.Namespace) -> int:
         out = out or config.paths.runs_dir / f"run-{time.strftime('%Y%m%d-%H%M%S')}"
         workspace = Workspace(config.paths.workspace).require()
         agent = build_agent("llm", config, workspace=workspace, trajectories_dir=out / "trajectories")
-        out = out / "results"
+        run_root, out = out, out / "results"
     else:
-        agent = build_agent(args.agent, config)
+        agent, run_root = build_agent(args.agent, config), None
+    checking = args.estimate and config.judge.check_state and provider.kind == "docker"
+    state_dir = run_root / "state" if checking else None
 
     with BatchProgress(f"{agent.name} on {len(tasks)} tasks", len(tasks), quiet=args.quiet) as progress:
         results = run_batch(
-            tasks, agent, provider, out, workers=args.workers,
+            tasks, agent, provider, out, workers=args.workers, state_dir=state_dir,
             on_start=lambda task: progress.started(task.id),
             on_result=lambda r, cached: progress.finished(
                 r.task_id, r.passed, ("(already done) " if cached else "") + (r.failure_mode or "")))
+    estimates = estimate_results(config, provider, tasks, results, run_root, state_dir,
+                                 args.quiet) if args.estimate else None
 
     if args.format == "json":
         print(json.dumps({"results": [r.to_dict() for r in results], "refused": [r.to_dict() for r in refused],
-                          "summary": summarise(results)}, indent=2))
+                          "summary": summarise(results, estimates),
+                          **({"estimates": estimates} if estimates is not None else {})}, indent=2))
     else:
-        print_table(results)
+        print_table(results, estimates)
+        if estimates is not None:
+            print(estimate_line(summarise(results, estimates)["estimate"]))
     return REFUSED_EXIT if refused else 0
 
 
-def summarise(results) -> dict:
+def estimate_results(config, provider, tasks, results, run_root: Path, state_dir: Path | None,
+                     quiet: bool) -> dict[str, dict]:
+    """Each attempt's label-free estimate (observe/estimate.py), written to run_root/estimates/<task>.json
+    with the tests' result beside it, and reused by a re-run."""
+    from adaptive_skill.files import read_json, write_json_atomic
+    from adaptive_skill.llm import Accounting, make_llm
+    from adaptive_skill.observe.checks import Checker
+    from adaptive_skill.observe.estimate import estimate_attempt, load_trajectory
+    from adaptive_skill.observe.judge import Judge
+    from adaptive_skill.progress import BatchProgress
+
+    by_id = {t.id: t for t in tasks}
+    llm = make_llm(config.models.judge, Accounting(config.limits), role="judge")
+    judge = Judge(llm, config.judge, run_root / "judge-cache")
+    checker = Checker(llm, run_root / "judge-cache" / "checks", timeout=config.judge.check_timeout_sec) \
+        if state_dir is not None else None
+    estimates: dict[str, dict] = {}
+    with BatchProgress(f"label-free estimate of {len(results)} attempts", len(results), quiet=quiet) as progress:
+        for result in results:
+            path = run_root / "estimates" / f"{result.task_id}.json"
+            saved = read_json(path, None)
+            if not isinstance(saved, dict):
+                estimate = estimate_attempt(judge, by_id[result.task_id], load_trajectory(result.trajectory_path),
+                                            checker=checker, provider=provider,
+                                            state_dir=state_dir / result.task_id if state_dir else None)
+                verified = result.failure_mode != "unverified"
+                saved = {**estimate.to_dict(), "tests_passed": bool(result.passed) if verified else None}
+                write_json_atomic(path, saved)
+            estimates[result.task_id] = saved
+            progress.finished(result.task_id, bool(saved.get("likely_solved")),
+                              f"score {saved['score']:g}" if saved.get("score") is not None else "no verdict")
+    return estimates
+
+
+def summarise(results, estimates: dict[str, dict] | None = None) -> dict:
     from collections import Counter
 
-    return {"tasks": len(results), "passed": sum(r.passed for r in results),
-            "failure_modes": dict(Counter(r.failure_mode for r in results if r.failure_mode))}
+    summary = {"tasks": len(results), "passed": sum(r.passed for r in results),
+               "failure_modes": dict(Counter(r.failure_mode for r in results if r.failure_mode))}
+    if estimates is not None:
+        pairs = [(e["likely_solved"], e["tests_passed"]) for e in estimates.values()
+                 if e.get("likely_solved") is not None and e.get("tests_passed") is not None]
+        tp = sum(1 for p, t in pairs if p and t)
+        said, real = sum(1 for p, _ in pairs if p), sum(1 for _, t in pairs if t)
+        summary["estimate"] = {"compared": len(pairs), "likely_solved": said, "tests_passed": real,
+                               "both": tp, "precision": round(tp / said, 4) if said else None,
+                               "recall": round(tp / real, 4) if real else None,
+                               "checked": sum(1 for e in estimates.values() if e.get("checked"))}
+    return summary
 
 
-def print_table(results) -> None:
+def estimate_line(s: dict) -> str:
+    def pct(value):
+        return "-" if value is None else f"{value:.0%}"
+
+    return (f"label-free estimate against the tests, {s['compared']} attempt(s) ({s['checked']} with checks of the "
+            f"final state): it passed {s['likely_solved']}, the tests {s['tests_passed']}, both {s['both']}; "
+            f"precision {pct(s['precision'])}, recall {pct(s['recall'])}")
+
+
+def print_table(results, estimates: dict[str, dict] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"{sum(r.passed for r in results)}/{len(results)} passed")
-    for column in ("task", "category", "passed", "reward", "failure mode", "seconds"):
+    columns = ["task", "category", "passed", "reward", "failure mode", "seconds"]
+    for column in columns + (["estimate"] if estimates is not None else []):
         table.add_column(column)
     for r in results:
-        table.add_row(r.task_id, r.category, "yes" if r.passed else "no",
-                      "" if r.reward is None else f"{r.reward:g}", r.failure_mode or "",
-                      f"{sum(r.durations.values()):.1f}")
+        row = [r.task_id, r.category, "yes" if r.passed else "no", "" if r.reward is None else f"{r.reward:g}",
+               r.failure_mode or "", f"{sum(r.durations.values()):.1f}"]
+        if estimates is not None:
+            e = estimates.get(r.task_id) or {}
+            verdict = ("pass" if e.get("likely_solved") else "fail") + (", checked" if e.get("checked") else "")
+            row.append("-" if e.get("score") is None else f"{e['score']:g} ({verdict})")
+        table.add_row(*row)
     Console(file=sys.stdout).print(table)
