@@ -544,3 +544,50 @@ def test_label_free_observe_reads_the_final_state(tmp_path, docker_client, base_
     record = json.loads((cycle / "evolve" / "distill.json").read_text())
     assert record["passed"] == []
     assert not (cycle / "observations" / task / "tests.json").exists()  # label-free: no test result kept for it
+
+
+@pytest.mark.parametrize("judge_says", ["pass", "fail"])
+def test_label_free_no_phase_reads_a_test_result(tmp_path, docker_client, base_image, judge_says):
+    """trajectory_only (the default) with distill, explore and reflect: the agent writes 41 (the tests
+    fail it) and looks for the tests, which are not there. What explore retries, the reflect note and
+    what the distiller keeps follow the judge's estimate, never the tests: when the judge passes the
+    attempts nothing is retried and their commands are distilled; when it fails them both are retried
+    with the note. Nothing the evolver and distiller read carries a test result."""
+    look = "ls -la /tests /solution /logs/verifier 2>&1; echo 41 > /app/answer.txt"
+    agent = [{"when": r"\[exit code", **submit("done")}, bash(look)]
+    score = 9 if judge_says == "pass" else 2
+    judge = [{"content": {"score": score, "category": "file-operations", "outcome": "Wrote the answer file.",
+                          "failure_reason": None if score >= 7 else "unsure"}}]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": judge}, max_cycles=1,
+                                  evolver={"mode": "distill"},
+                                  explore={"passes": 1, "temperature": 1.0, "reflect": True},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="labelfree", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    solve = json.loads((cycle / "solve.json").read_text())
+    batch = sorted(solve["tasks"])
+    assert not any(r["passed"] for r in solve["results"])  # the tests failed every attempt
+    trajectory = json.loads((cycle / "solve" / "trajectories" / f"{batch[0]}.json").read_text())
+    seen = json.dumps(trajectory["messages"])
+    assert "'/tests': No such file" in seen and "'/solution': No such file" in seen and "reward" not in seen
+    explored = json.loads((cycle / "explore.json").read_text())
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    if judge_says == "pass":
+        assert explored["tasks"] == [] and explored["attempts"] == []
+        assert sorted(p["task"] for p in record["passed"]) == batch  # the estimate chose them, wrongly
+    else:
+        assert sorted(explored["tasks"]) == batch
+        note = json.loads((cycle / "explore" / "p1" / "trajectories" / f"{batch[0]}.json").read_text())
+        assert note["metadata"]["reflection"].startswith("An earlier attempt at this task did not succeed")
+        assert record["passed"] == []
+    for path in (cycle / "observations").rglob("*"):  # every file the evolver and distiller read
+        if path.is_file():
+            text = path.read_text()
+            assert path.name != "tests.json" and "reward" not in text, path  # the tests' file names it
+            if path.suffix == ".json":
+                data = json.loads(text)
+                rows = data if isinstance(data, list) else [data]
+                assert not any(isinstance(r, dict) and {"passed", "tests_passed"} & set(r)
+                               and "score" not in r for r in rows), path
+    assert '"reward"' not in json.dumps(record) and "tests" not in json.dumps(record).replace("/tests", "")
