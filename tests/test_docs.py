@@ -104,10 +104,28 @@ def test_relative_links_of_the_readme_and_the_docs_map_lead_somewhere():
 
 
 def test_the_docs_map_names_every_page():
+    """Every page under docs/, the measurement logs of docs/log/ too."""
     targets = LINK.findall((DOCS / "README.md").read_text(encoding="utf-8"))
-    listed = {Path(target.split("#")[0]).name for target in targets}
-    pages = {page.name for page in DOCS.glob("*.md")} - {"README.md"}
-    assert not pages - listed, f"docs/README.md does not list: {sorted(pages - listed)}"
+    listed = {(DOCS / target.split("#")[0]).resolve() for target in targets}
+    pages = {page.resolve() for page in DOCS.rglob("*.md")} - {(DOCS / "README.md").resolve()}
+    missing = sorted(str(page.relative_to(DOCS)) for page in pages - listed)
+    assert not missing, f"docs/README.md does not list: {missing}"
+
+
+def test_relative_links_of_every_docs_page_lead_somewhere():
+    """Pages link to each other's sections, and sections move (issue 53: the logs went to docs/log/)."""
+    broken = []
+    for page in sorted(DOCS.rglob("*.md")):
+        for target in LINK.findall(page.read_text(encoding="utf-8")):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                broken.append(f"{page.relative_to(DOCS)}: {target} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+                broken.append(f"{page.relative_to(DOCS)}: {target} (no such heading)")
+    assert not broken, broken
 
 
 def _command(text: str) -> str:
