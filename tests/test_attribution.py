@@ -135,12 +135,12 @@ def test_the_observations_say_the_tests_only_where_they_ran_and_the_skill_use_on
 
 
 def test_the_engine_tells_the_evolver_train_skill_use_only(tmp_path):
-    """engine._skill_use: the train attempts of cycles 1..n (earlier cycles' scores from their
+    """engine/observe.skill_use: the train attempts of cycles 1..n (earlier cycles' scores from their
     observe.json, this cycle's as judged now), for the workspace's current skills; holdout attempts
     (gate-mutated, baselines) are never read."""
     from types import SimpleNamespace
 
-    from adaptive_skill.engine import AdaptiveSkillEngine
+    from adaptive_skill.engine.observe import skill_use
     from adaptive_skill.runs import RunDir
 
     run_dir = RunDir(tmp_path)
@@ -159,7 +159,7 @@ def test_the_engine_tells_the_evolver_train_skill_use_only(tmp_path):
     solved(1, "gate-mutated/r1", "holdout-task", ["zip-install"])  # not train: never counted
     (run_dir.cycle_dir(1) / "observe.json").write_text(json.dumps({"items": [
         {"task": "t1", "verdict": {"score": 8}}, {"task": "t2", "verdict": {"score": 2}}]}))
-    lines = AdaptiveSkillEngine._skill_use(SimpleNamespace(run_dir=run_dir), 2, {"t1": 4.0})
+    lines = skill_use(SimpleNamespace(run_dir=run_dir), 2, {"t1": 4.0})
     assert lines == ["- unused-one: read in 0 of 3 attempts",
                      "- zip-install: read in 1 of 3 attempts; judge score 8.0 when read, 4.0 when the same tasks "
                      "did not read it (1 attempts)"]

@@ -16,6 +16,7 @@ from taskfactory import scripted_engine_config
 
 from adaptive_skill.config import load_config
 from adaptive_skill.engine import AdaptiveSkillEngine
+from adaptive_skill.engine.evolve import history as evolver_history
 from adaptive_skill.versioning import WorkspaceRepo
 
 REPO = Path(__file__).resolve().parents[1]
@@ -141,7 +142,7 @@ def test_three_cycles(setup):
     assert [(e["cycle"], e["rounds"], e["rollouts"]) for e in events if e["event"] == "gate_decision"] == [
         (1, 2, 8), (2, 2, 8)]
     # the evolver hears only the verdict and aggregate numbers, never a holdout task or label
-    history = engine._history()
+    history = evolver_history(engine)
     assert history[1].endswith("rejected by gating (holdout: 2 round(s), mean difference -1.00; 0 task(s) better, "
                                "2 worse, 0 unchanged)")
     assert not any(t.id in line for t in engine.holdout for line in history)
@@ -249,7 +250,7 @@ def test_without_the_judge_check_verified_holdout_attempts_are_not_judged(tmp_pa
     path = scripted_engine_config(tmp_path, {"agent": AGENT, "judge": judge, "evolver": evolver}, max_cycles=1,
                                   gating={"min_rounds": 2, "max_rounds": 2, "judge_check": False})
     engine = AdaptiveSkillEngine.start(load_config(path), run_id="nocheck")
-    judge, asked = engine._judge(), []  # the real judge, its questions recorded on the way through
+    judge, asked = engine.roles.judge(), []  # the real judge, its questions recorded on the way through
     judge_many = judge.judge_many
     judge.judge_many = lambda items, **kw: (asked.extend(i.task_id for i in items), judge_many(items, **kw))[1]
     assert engine.run() == "max_cycles"

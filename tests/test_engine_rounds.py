@@ -71,19 +71,19 @@ def test_links_in_the_rounds_are_never_followed_nor_copied(tmp_path):
     assert "host secret" not in "".join(p.read_text() for p in copied.rglob("*") if p.is_file())
 
 
-def test_attempts_at_another_temperature_are_sampled_at_it_and_kept_apart(tmp_path):
+def test_attempts_at_another_temperature_are_sampled_at_it_and_kept_apart(tmp_path, monkeypatch):
     """engine.attempt_tasks(temperature=T): the round's seed, the agent at T, its own folder (a
     round at the gate's temperature is never reused for it, nor it for one)."""
     from types import SimpleNamespace
 
     from adaptive_skill.config import EvolveConfig
-    from adaptive_skill.engine import AdaptiveSkillEngine, gate_seed
+    from adaptive_skill.engine import AdaptiveSkillEngine, gate_seed, holdout
 
     config = EvolveConfig.model_validate({"seed": 3, "gating": {"temperature": 0.3}})
     calls = []
-    engine = SimpleNamespace(config=config,
-                             _attempts=lambda tasks, ws, out, title, config: calls.append((out, config)) or [])
-    engine._gate_config = lambda r: AdaptiveSkillEngine._gate_config(engine, r)
+    monkeypatch.setattr(holdout, "run_attempts",
+                        lambda engine, tasks, ws, out, title, config: calls.append((out, config)) or [])
+    engine = SimpleNamespace(config=config)
 
     AdaptiveSkillEngine.attempt_tasks(engine, [], tmp_path / "ws", tmp_path / "out", "gate", 2)
     AdaptiveSkillEngine.attempt_tasks(engine, [], tmp_path / "ws", tmp_path / "out", "hot", 2, temperature=1.0)

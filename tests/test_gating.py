@@ -279,12 +279,12 @@ def test_what_a_gate_attempt_scores(score, reward, mode, judge, expected):
     from types import SimpleNamespace
 
     from adaptive_skill.config import EvolveConfig
-    from adaptive_skill.engine import AdaptiveSkillEngine
+    from adaptive_skill.engine.holdout import attempt_score
     from adaptive_skill.harness.results import AttemptResult
 
     engine = SimpleNamespace(config=EvolveConfig(gating={"score": score}))
     result = AttemptResult(task_id="t", agent="llm", passed=reward == 1.0, reward=reward, failure_mode=mode)
-    assert AdaptiveSkillEngine._score(engine, result, judge) == expected
+    assert attempt_score(engine, result, judge) == expected
 
 
 def test_a_rule_cut_at_more_rounds_than_the_default_cap_still_decides():

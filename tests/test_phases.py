@@ -115,11 +115,11 @@ def test_an_older_gate_json_still_reads():
 
 
 def test_the_evolvers_history_counts_holdout_moves_as_the_gate_does(tmp_path):
-    """engine._history tells the evolver how many holdout tasks got better or worse: the counts are
+    """engine/evolve.history tells the evolver how many holdout tasks got better or worse: the counts are
     GateResult.moved()'s (one home), never a task's name."""
     from types import SimpleNamespace
 
-    from adaptive_skill.engine import AdaptiveSkillEngine
+    from adaptive_skill.engine.evolve import history
     from adaptive_skill.runs import RunDir
 
     run_dir = RunDir(tmp_path)
@@ -135,7 +135,7 @@ def test_the_evolvers_history_counts_holdout_moves_as_the_gate_does(tmp_path):
     state = SimpleNamespace(cycles=[CycleRecord(1, None, False, True, [], "added x"),
                                     CycleRecord(2, "evo-1", True, True, [], None),
                                     CycleRecord(3, None, False, False, [], None)])
-    lines = AdaptiveSkillEngine._history(SimpleNamespace(state=state, run_dir=run_dir))
+    lines = history(SimpleNamespace(state=state, run_dir=run_dir))
     assert lines == ["cycle 1: added x -> rejected by gating (holdout: 3 round(s), mean difference -0.10; "
                      "1 task(s) better, 1 worse, 0 unchanged)",
                      "cycle 2: a change -> accepted as evo-1"]

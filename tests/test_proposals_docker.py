@@ -19,6 +19,7 @@ from taskfactory import make_task, scripted_engine_config
 
 from adaptive_skill.config import load_config
 from adaptive_skill.engine import AdaptiveSkillEngine
+from adaptive_skill.engine.propose import admitted_tasks
 
 pytestmark = pytest.mark.docker
 
@@ -178,7 +179,7 @@ def test_one_cycle_admits_only_the_sound_proposal_and_the_next_batch_draws_it(co
     assert len(first_batch) == 2 and len(solved["tasks"]) == 3 and solved["tasks"][2] == sound["id"]
     result = next(r for r in solved["results"] if r["task_id"] == sound["id"])
     assert result["failure_mode"] == "unresolved" and result["reward"] == 0.0  # the tests ran: a real label
-    admitted = engine._admitted(3)
+    admitted = admitted_tasks(engine, 3)
     assert [a.task.id for a in admitted] == [sound["id"]] and admitted[0].task.tags[0] == "proposed"
     assert sound["id"] not in {t.id for t in engine.holdout} and admitted[0].task.build_offline
 

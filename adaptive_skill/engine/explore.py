@@ -1,0 +1,93 @@
+"""Explore (explore.passes): the batch's unpassed tasks attempted again, sampled hotter, each pass at
+its own seed, until one attempt passes; what worked is written beside the observations."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from adaptive_skill.engine.observe import state_evidence
+from adaptive_skill.engine.solve import find_task, run_attempts
+from adaptive_skill.files import read_json, write_json_atomic
+from adaptive_skill.phases import ExploreAttempt, ExploreResult, ObserveResult, SolveResult
+from adaptive_skill.trajectory.worked import worked_commands
+
+
+def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> ExploreResult:
+    """Each batch task that did not pass (as the evolver counts a pass), attempted again with the
+    agent sampling at explore.temperature, each pass at its own seed, until one attempt passes or
+    explore.passes are spent; judged like the batch, except where the evolver sees the tests
+    (trajectory_only off): a verified attempt is then decided by its tests, with no verdict. What
+    each task's attempts did is written beside its observations (explored.json): the worked
+    commands of a passed one, the scores. With explore.reflect each attempt is told what the
+    task's attempt before it (the batch's, then the last pass's) did wrong (agent/reflect.py)."""
+    from adaptive_skill.agent.reflect import reflection
+    from adaptive_skill.observe import JudgeItem
+    from adaptive_skill.observe.observations import EXPLORED, passed
+    from adaptive_skill.sandbox.programs import Programs
+
+    c = engine.config
+    labels = {} if c.trajectory_only else {r.task_id: bool(r.passed) for r in solved.results
+                                           if r.failure_mode != "unverified"}
+    todo = [item.task for item in observed.items
+            if not passed(item.score, labels.get(item.task), c.judge.pass_threshold)]
+    attempts: list[ExploreAttempt] = []
+    found: set[str] = set()
+    judge = engine.roles.judge()
+    before = {r.task_id: r for r in solved.results}  # each task's attempt before
+    for index in range(c.explore.passes):
+        tasks = [find_task(engine, task_id) for task_id in todo if task_id not in found]
+        if not tasks:
+            break
+        notes = {t.id: note for t in tasks if c.explore.reflect and (last := before.get(t.id))
+                 and last.trajectory_path
+                 and (note := reflection(last.trajectory_path, Programs.from_dict(last.programs)))}
+        config = c.model_copy(deep=True)
+        config.models.agent.temperature = c.explore.temperature
+        config.models.agent.seed = explore_seed(c.seed, n, index)
+        title = f"cycle {n} explore {index + 1}/{c.explore.passes} at temperature {c.explore.temperature:g}"
+        folder = engine.run_dir.cycle_dir(n) / "explore" / f"p{index + 1}"
+        results = run_attempts(engine, tasks, engine.run_dir.workspace, folder, title, config=config, notes=notes,
+                               keep_state=True)
+        before.update({r.task_id: r for r in results})
+        loaded = [(r, read_json(Path(r.trajectory_path), None) if r.trajectory_path else None,
+                   None if c.trajectory_only or r.failure_mode == "unverified" else bool(r.passed))
+                  for r in results]
+        # Where the tests decide (labelled, verified), a verdict would change nothing: not asked
+        # (run 19 spent 10 of its 26 explore minutes on verdicts only the report read).
+        questions = [JudgeItem(find_task(engine, r.task_id).instruction, t, r.task_id,
+                               evidence=state_evidence(engine, find_task(engine, r.task_id),
+                                                       folder / "state" / r.task_id))
+                     for r, t, label in loaded if t is not None and label is None]
+        judged = []
+        if questions:  # labelled: none, and no empty judge phase on the screen
+            with engine.display.phase(f"{title}: judge", len(questions), role="judge") as progress:
+                judged = judge.judge_many(questions, workers=c.workers)
+                progress.verdicts(judged, c.judge.pass_threshold)
+        verdicts = iter(judged)
+        for result, trajectory, label in loaded:
+            verdict = next(verdicts) if trajectory is not None and label is None else None
+            score = float(verdict.score) if verdict is not None and verdict.status == "ok" else None
+            ok = trajectory is not None and passed(score, label, c.judge.pass_threshold)
+            attempts.append(ExploreAttempt(task=result.task_id, attempt=index + 1,
+                                           temperature=c.explore.temperature, score=score, passed=ok,
+                                           commands=worked_commands(trajectory) if ok else [],
+                                           trajectory=result.trajectory_path))
+            if ok:
+                found.add(result.task_id)
+    explored = ExploreResult(tasks=todo, attempts=attempts)
+    observations = engine.run_dir.cycle_dir(n) / "observations"
+    for task_id in todo:
+        if (observations / task_id).is_dir():
+            write_json_atomic(observations / task_id / EXPLORED,
+                              [{k: v for k, v in a.to_dict().items() if k != "trajectory"}
+                               for a in attempts if a.task == task_id])
+    engine.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} unpassed task(s) passed at temperature "
+               f"{c.explore.temperature:g}" + (f" ({', '.join(explored.found())})" if explored.found() else ""))
+    return explored
+
+
+def explore_seed(run_seed: int, cycle: int, index: int) -> int:
+    """The agent's sampling seed in explore pass `index` of cycle `cycle`: every pass its own."""
+    digest = hashlib.sha256(f"explore-{run_seed}-{cycle}-{index}".encode()).hexdigest()
+    return int(digest[:8], 16)

@@ -1,0 +1,135 @@
+"""Gate and Commit: the candidate against the accepted workspace on the holdout tasks, round by round
+(holdout.py runs and scores each round) until the sequential rule decides (adaptive_skill/gating.py);
+the judge checked against the verifier on the way; then the decision carried out: an accepted
+candidate is tagged evo-N and its rounds kept, a rejected one rolled back (history kept)."""
+
+from __future__ import annotations
+
+from adaptive_skill.engine.holdout import evaluate_holdout, export_baseline, holdout_rounds_dir, keep_rounds
+from adaptive_skill.evolve.rules import skill_names
+from adaptive_skill.gating import Round, SequentialDecision, sequential_decision
+from adaptive_skill.phases import CommitResult, EvolveResult, GateResult, GateStatistic, ObserveResult
+from adaptive_skill.versioning import EVO_TAG
+
+
+def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
+    if not evolved.mutated:
+        return GateResult(accepted=False, reason="no mutation to gate", gated=False)
+    if not engine.config.gating.enabled:
+        return GateResult(accepted=True, reason="gating is switched off", gated=False)
+    if not engine.holdout:
+        return GateResult(accepted=False, reason="no holdout tasks (holdout_ratio is 0)", gated=False)
+    cycle_dir = engine.run_dir.cycle_dir(n)
+    baseline_dir = engine.run_dir.baseline_dir(engine.state.accepted_hash)
+    export_baseline(engine.repo, engine.state.accepted_commit, baseline_dir / "workspace", engine.state.accepted_hash)
+    g = engine.config.gating
+    # Round r of the mutated side is paired with round r of the accepted workspace (same tasks,
+    # same seed). The accepted workspace's rounds are kept by its hash and the sampling settings:
+    # while it stays accepted, later gates reuse them and run only the rounds they lack.
+    baseline_rounds = holdout_rounds_dir(engine, engine.state.accepted_hash)
+    reused = sum(1 for r in range(g.max_rounds) if (baseline_rounds / f"r{r}" / "results").is_dir())
+    rounds: list[Round] = []
+    judged: list[tuple[float, bool]] = []  # (judge score, verifier passed) of every labelled gate attempt
+    decision: SequentialDecision | None = None
+    for r in range(g.max_rounds):
+        title = f"cycle {n} gate round {r + 1}"
+        mutated = evaluate_holdout(engine, engine.run_dir.workspace, cycle_dir / "gate-mutated", f"{title} (mutated)",
+                                   r)
+        baseline = evaluate_holdout(engine, baseline_dir / "workspace", baseline_rounds, f"{title} (baseline)", r)
+        rounds.append({task: (baseline.scores.get(task), mutated.scores.get(task))
+                       for task in sorted(set(mutated.scores) | set(baseline.scores))})
+        judged += mutated.judged + baseline.judged
+        decision = sequential_decision(rounds, g)
+        stat = decision.statistic
+        engine.run_dir.event("gate_round", cycle=n, round=r + 1, verdict=decision.verdict, llr=round(stat.llr, 4),
+                             delta=_round(stat.delta), se=_round(stat.se), tasks=stat.tasks, pairs=stat.pairs)
+        if decision.final:
+            break
+    assert decision is not None  # max_rounds >= 1
+    stat = decision.statistic
+    check = judge_check(engine, n, judged)
+    per_task = [{"task": task, "baseline": _round(_mean([r[task][0] for r in rounds if task in r])),
+                 "mutated": _round(_mean([r[task][1] for r in rounds if task in r])),
+                 "difference": _round(difference)} for task, difference in stat.per_task.items()]
+    scored = [row for row in per_task if row["baseline"] is not None and row["mutated"] is not None]
+    mutated_mean = _mean([row["mutated"] for row in scored])
+    baseline_mean = _mean([row["baseline"] for row in scored])
+    rollouts = 2 * len(engine.holdout) * len(rounds)
+    engine.run_dir.event("gate_decision", cycle=n, verdict=decision.verdict, rounds=len(rounds), rollouts=rollouts,
+                         baseline_rounds_reused=min(reused, len(rounds)), llr=round(stat.llr, 4),
+                         delta=_round(stat.delta), reason=decision.reason)
+    result = GateResult(accepted=decision.accepted, verdict=decision.verdict, reason=decision.reason, gated=True,
+                        score=g.score, rounds=len(rounds), rollouts=rollouts,
+                        baseline_rounds_reused=min(reused, len(rounds)),
+                        statistic=GateStatistic(llr=round(stat.llr, 4), delta=_round(stat.delta),
+                                                se=_round(stat.se), tasks=stat.tasks, pairs=stat.pairs,
+                                                identical=stat.identical),
+                        mutated_mean=_round(mutated_mean), baseline_mean=_round(baseline_mean),
+                        delta=_round(stat.delta), per_task=per_task,
+                        unscored=sorted(t.id for t in engine.holdout if t.id not in stat.per_task),
+                        round_scores=[{task: list(pair) for task, pair in one.items()} for one in rounds],
+                        judge_check=check, temperature=g.temperature,
+                        mutated_commit=evolved.candidate, baseline_commit=engine.state.accepted_commit)
+    for line in result.evidence():
+        engine.log(f"cycle {n} gate: {line}")
+    return result
+
+
+def judge_check(engine, n: int, judged: list[tuple[float, bool]]) -> dict:
+    """The judge against the verifier's labels on this cycle's holdout attempts (labels the
+    evolver never sees); loud when it disagrees too often."""
+    from adaptive_skill.observe.calibration import metrics
+
+    threshold = engine.config.judge.pass_threshold
+    check = {"threshold": threshold, **metrics([s for s, _ in judged], [p for _, p in judged], threshold)}
+    check["agreement"] = check.pop("accuracy")
+    check["pairs"] = [[round(score, 3), passed] for score, passed in judged]  # pooled per run by the report
+    g = engine.config.gating
+    disagreement = None if check["agreement"] is None else 1 - check["agreement"]
+    check["warning"] = bool(check["n"] >= g.judge_min_attempts and disagreement is not None
+                            and disagreement > g.judge_max_disagreement)
+    engine.run_dir.event("gate_judge_check", cycle=n, n=check["n"], agreement=check["agreement"],
+                         auroc=check["auroc"], warning=check["warning"])
+    if check["warning"]:
+        engine.run_dir.event("judge_disagrees", cycle=n, n=check["n"], disagreement=round(disagreement, 4),
+                             limit=g.judge_max_disagreement, auroc=check["auroc"])
+        engine.log(f"WARNING cycle {n}: the judge disagrees with the verifier on {disagreement:.0%} of "
+                   f"{check['n']} holdout attempts (limit {g.judge_max_disagreement:.0%}, AUROC {check['auroc']}): "
+                   f"its scores steer the evolver and cannot be trusted on this suite")
+    return check
+
+
+def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: ObserveResult) -> CommitResult:
+    candidate = evolved.candidate
+    if not candidate:
+        return CommitResult(tag=None, commit=engine.state.accepted_commit, rolled_back=False)
+    if gated.accepted:
+        # A crash between tagging and the checkpoint left the tag: find it instead of tagging twice.
+        tag = next((t.name for t in engine.repo.tags() if t.commit == candidate and EVO_TAG.match(t.name)), None)
+        if tag is None:
+            tag = engine.repo.next_evo_tag()
+            engine.repo.tag(tag, {
+                "cycle": n, "holdout_mutated": gated.mutated_mean, "holdout_baseline": gated.baseline_mean,
+                "delta": gated.delta, "batch_mean_score": observed.mean_score,
+                "skills": len(skill_names(engine.run_dir.workspace)), "created": evolved.changes.created_skills,
+                "modified": evolved.changes.modified_skills,
+                "cost": round(engine.accounting.totals().cost, 6)},
+                summary=f"cycle {n}: accepted ({gated.reason})", ref=candidate)
+        engine.state.accepted_commit, engine.state.accepted_hash = candidate, evolved.candidate_hash
+        keep_rounds(engine.run_dir.cycle_dir(n) / "gate-mutated", holdout_rounds_dir(engine, evolved.candidate_hash))
+        engine.run_dir.event("mutation_accepted", cycle=n, tag=tag, commit=candidate)
+        return CommitResult(tag=tag, commit=candidate, rolled_back=False)
+    if engine.repo.head() == candidate:
+        message = f"cycle {n}: roll back rejected mutation {candidate[:10]}"
+        engine.repo.rollback(engine.state.accepted_commit, message)
+    engine.run_dir.event("mutation_rejected", cycle=n, rejected_commit=candidate, reason=gated.reason)
+    return CommitResult(tag=None, commit=engine.repo.head(), rolled_back=True, rejected_commit=candidate)
+
+
+def _mean(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def _round(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
