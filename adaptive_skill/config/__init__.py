@@ -1,0 +1,59 @@
+"""EvolveConfig: the one validated configuration object, loaded from YAML and passed down.
+
+Loading is strict: unknown keys, wrong types and out-of-range values are errors that name the
+file, the key path and, where known, the line. `${VAR}` and `${VAR:-default}` expand from the
+environment so API keys never sit in config files; values from secret-looking variables and
+every `api_key` are redacted whenever a config is written out.
+
+    run.py        EvolveConfig (the engine's switches, the run's shape) and PathsConfig
+    models.py     the model of each role and the embedder
+    sandbox.py    the sandbox, limits, the executor, what may come back out of a sandbox
+    judging.py    the judge, the holdout gate, people's ratings
+    evolver.py    the evolver and its team, the skill rules, the explore phase
+    proposals.py  the novelty loop and task proposal in the engine
+    spiral.py     the loop monitor
+    loading.py    YAML, --set overrides, ${VAR} expansion, validation errors with their lines
+    base.py       the strict base model, key paths, the redaction mark
+"""
+
+from adaptive_skill.config.base import REDACTED
+from adaptive_skill.config.evolver import (
+    EvolverConfig,
+    ExploreConfig,
+    SkillRulesConfig,
+    TeamConfig,
+    TeamMemberConfig,
+)
+from adaptive_skill.config.judging import GatingConfig, JudgeConfig, ReviewConfig
+from adaptive_skill.config.loading import load_config
+from adaptive_skill.config.models import EmbedderConfig, ModelConfig, ModelsConfig
+from adaptive_skill.config.proposals import NoveltyConfig, TaskProposalConfig
+from adaptive_skill.config.run import EvolveConfig, PathsConfig
+from adaptive_skill.config.sandbox import ExecutorConfig, LimitsConfig, PullbackConfig, SandboxConfig
+from adaptive_skill.config.spiral import (
+    AlternationConfig,
+    ExactRepetitionConfig,
+    GoalDriftConfig,
+    IntentRepetitionConfig,
+    MonologueConfig,
+    ParameterTweakConfig,
+    RepeatedErrorsConfig,
+    SemanticRepetitionConfig,
+    SpiralAction,
+    SpiralConfig,
+    SpiralDetectorConfig,
+    SpiralDetectorsConfig,
+    SpiralLimitsConfig,
+    StagnationConfig,
+    UnaskedWorkConfig,
+)
+
+__all__ = [
+    "REDACTED", "AlternationConfig", "EmbedderConfig", "EvolveConfig", "EvolverConfig", "ExactRepetitionConfig",
+    "ExecutorConfig", "ExploreConfig", "GatingConfig", "GoalDriftConfig", "IntentRepetitionConfig", "JudgeConfig",
+    "LimitsConfig", "ModelConfig", "ModelsConfig", "MonologueConfig", "NoveltyConfig", "ParameterTweakConfig",
+    "PathsConfig", "PullbackConfig", "RepeatedErrorsConfig", "ReviewConfig", "SandboxConfig",
+    "SemanticRepetitionConfig", "SkillRulesConfig", "SpiralAction", "SpiralConfig", "SpiralDetectorConfig",
+    "SpiralDetectorsConfig", "SpiralLimitsConfig", "StagnationConfig", "TaskProposalConfig", "TeamConfig",
+    "TeamMemberConfig", "UnaskedWorkConfig", "load_config",
+]

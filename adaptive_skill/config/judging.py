@@ -1,0 +1,73 @@
+"""How attempts are scored and changes decided: the label-free judge, the holdout gate, people's
+ratings from the review app."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from adaptive_skill.config.base import _Strict
+
+
+class JudgeConfig(_Strict):
+    """The label-free judge (observe/). Owned by the observe work; the engine reads these."""
+
+    categories: list[str] = Field(default_factory=lambda: [
+        "build", "debug", "data-processing", "git", "system-administration", "security",
+        "file-operations", "text-processing", "networking", "scripting", "other"])
+    pass_threshold: float = Field(7.0, ge=0.0, le=10.0)  # score >= this counts as "likely solved"
+    compression_budget_tokens: int = Field(2000, ge=200)
+    # Checks of the final state (observe/checks.py): each train attempt's paths are kept as it left
+    # them, the judge's model writes read-only checks from the instruction, they run on a copy in a
+    # fresh container, and the judge reads what they printed. Docker only.
+    check_state: bool = False
+    check_timeout_sec: float = Field(10.0, gt=0, le=120)
+
+
+class GatingConfig(_Strict):
+    """The holdout gate: a sequential paired test on task-level differences (adaptive_skill.gating;
+    the defaults come from benchmarks/perf/bench_gating.py, figures in docs/engine.md)."""
+
+    enabled: bool = True
+    # verifier: the tests' reward (the judge only for tasks without tests, or when a verifier gave
+    # none); judge: the label-free judge score for every task.
+    score: Literal["judge", "verifier"] = "verifier"
+    effect: float = Field(0.10, gt=0.0, le=1.0)  # the improvement told apart from the same-size regression (0-1)
+    accept_at: float = Field(2.5, gt=0.0)  # log-likelihood ratio at which the change is accepted
+    reject_at: float = Field(2.25, gt=0.0)  # ... rejected at -reject_at, rising to 0 at max_rounds
+    min_task_sd: float = Field(0.10, gt=0.0, le=1.0)  # floor on the between-task sd of the change's effect
+    min_rounds: int = Field(2, ge=1)
+    max_rounds: int = Field(30, ge=1)  # the cap: no decision by then is a rejection
+    identical_rounds: int = Field(3, ge=2)  # every pair repeated this often unchanged: more rounds add nothing
+    temperature: float = Field(0.7, ge=0.0, le=2.0)  # the agent's sampling temperature in gate rounds (seeded)
+    # The judge is scored against the verifier on holdout; a warning when it disagrees on more than
+    # this share of at least `judge_min_attempts` labelled attempts in a cycle.
+    judge_max_disagreement: float = Field(0.3, ge=0.0, le=1.0)
+    judge_min_attempts: int = Field(12, ge=1)
+    # false: holdout attempts the verifier scored are not judged (no judge check), which halves a gate
+    # round's cost with an embedded judge; the judge still scores what the verifier could not.
+    judge_check: bool = True
+
+    @model_validator(mode="after")
+    def _rounds(self) -> GatingConfig:
+        if self.min_rounds > self.max_rounds:
+            raise ValueError("min_rounds must not exceed max_rounds")
+        return self
+
+
+class ReviewConfig(_Strict):
+    """People's ratings from `adaptive-skill review` (docs/review.md) in the engine's observe phase."""
+
+    # An escalated batch trajectory that people rated gets their verdict in place of the judge's
+    # (the judge's is kept beside it); an event `human_verdict` marks each one.
+    human_verdicts: bool = False
+    # With human_verdicts: stop the run before observing a batch whose escalated trajectories nobody
+    # rated yet (event `review_wait`, status stopped); rate them, then `evolve --resume`.
+    wait_for_review: bool = False
+
+    @model_validator(mode="after")
+    def _needs_verdicts(self) -> ReviewConfig:
+        if self.wait_for_review and not self.human_verdicts:
+            raise ValueError("wait_for_review needs human_verdicts: true")
+        return self

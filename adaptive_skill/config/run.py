@@ -1,0 +1,101 @@
+"""EvolveConfig: the whole configuration of a run (the engine's switches, the run's shape, its paths)
+and every part, with the redacted form that is printed and stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import Field, PrivateAttr, model_validator
+
+from adaptive_skill.config.base import REDACTED, _Strict, set_path
+from adaptive_skill.config.evolver import EvolverConfig, ExploreConfig, SkillRulesConfig
+from adaptive_skill.config.judging import GatingConfig, JudgeConfig, ReviewConfig
+from adaptive_skill.config.models import ModelsConfig
+from adaptive_skill.config.proposals import NoveltyConfig, TaskProposalConfig
+from adaptive_skill.config.sandbox import ExecutorConfig, LimitsConfig, SandboxConfig
+from adaptive_skill.config.spiral import SpiralConfig
+
+
+class PathsConfig(_Strict):
+    """Relative paths are resolved against the directory of the config file."""
+
+    workspace: Path = Path("workspace")  # the seed workspace copied into each run
+    suite: Path = Path("benchmarks/terminal-core")
+    runs_dir: Path = Path("runs")
+
+
+class EvolveConfig(_Strict):
+    # The engine's switches (seed table, defaults kept).
+    trajectory_only: bool = True
+    max_skills: int = Field(5, ge=0)
+    evolve_skills: bool = True
+    evolve_prompts: bool = True
+    evolve_memory: bool = True
+    memory_budget_tokens: int = Field(600, ge=0)  # memory entries in the agent's system prompt (docs/engine.md)
+    # The best-matching skill's body placed in the agent's system prompt, within this many tokens
+    # (0: none; the agent reads skills with read_skill). For models that rarely read skills (docs/engine.md).
+    skill_in_prompt_tokens: int = Field(0, ge=0)
+    protect_skills: bool = False
+    solver_proposed: bool = False
+    prompt_only: bool = False
+    batch_size: int = Field(10, gt=0)
+    holdout_ratio: float = Field(0.2, ge=0.0, lt=1.0)
+    egl_threshold: float = Field(0.05, ge=0.0)
+    egl_window: int = Field(3, gt=0)
+    # Run shape.
+    max_cycles: int = Field(10, gt=0)
+    seed: int = 0
+    workers: int = Field(2, gt=0)
+
+    paths: PathsConfig = Field(default_factory=PathsConfig)
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    gating: GatingConfig = Field(default_factory=GatingConfig)
+    spiral: SpiralConfig = Field(default_factory=SpiralConfig)
+    judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    skills: SkillRulesConfig = Field(default_factory=SkillRulesConfig)
+    evolver: EvolverConfig = Field(default_factory=EvolverConfig)
+    explore: ExploreConfig = Field(default_factory=ExploreConfig)
+    novelty: NoveltyConfig = Field(default_factory=NoveltyConfig)
+    task_proposal: TaskProposalConfig = Field(default_factory=TaskProposalConfig)
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
+    review: ReviewConfig = Field(default_factory=ReviewConfig)
+
+    # Key paths whose values came from secret-looking environment variables.
+    _secret_paths: set[str] = PrivateAttr(default_factory=set)
+    _source: Path | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> EvolveConfig:
+        if self.prompt_only and not self.evolve_prompts:
+            raise ValueError("prompt_only needs evolve_prompts: true")
+        if self.evolver.samples > 1 and self.evolver.mode != "structured":
+            raise ValueError("evolver.samples > 1 needs evolver.mode: structured (the other modes ask once)")
+        if self.evolver.samples > 1 and self.models.evolver.temperature <= 0:
+            raise ValueError("evolver.samples > 1 needs models.evolver.temperature > 0: at temperature 0 every "
+                             "sample is the same reply")
+        if self.task_proposal.enabled and self.sandbox.kind != "docker":
+            raise ValueError("task_proposal.enabled needs sandbox.kind: docker (proposals are written and "
+                             "checked in containers)")
+        return self
+
+    @property
+    def source(self) -> Path | None:
+        """The file this config was loaded from, if any."""
+        return self._source
+
+    def redacted(self) -> dict[str, Any]:
+        """A plain dict safe to print or store: api keys and secret env values replaced."""
+        data = self.model_dump(mode="json")
+        for path in self._secret_paths:
+            set_path(data, path.split("."), REDACTED)
+        for role in data["models"].values():
+            if role.get("api_key"):
+                role["api_key"] = REDACTED
+        return data
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.redacted(), sort_keys=False)
