@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from adaptive_skill.engine.solve import find_task
 from adaptive_skill.engine.stopping import Stop
-from adaptive_skill.files import read_json, write_json_atomic
+from adaptive_skill.files import read_json
 from adaptive_skill.observe.observations import ObservedItem, write_observations
 from adaptive_skill.phases import ObserveResult, SolveResult
 from adaptive_skill.tasks import Task
@@ -76,23 +76,14 @@ def observe(engine, n: int, solved: SolveResult) -> ObserveResult:
 
 def state_evidence(engine, task: Task, state_dir: Path) -> str | None:
     """What the checks of the attempt's final state printed, for its judge (judge.check_state;
-    observe/checks.py); kept as state_dir/checks.json, which a resumed run reads instead of
-    checking again. None when the checks are off or nothing could be checked."""
+    observe/estimate.py: checked once, kept as state_dir/checks.json, which a resumed run reads
+    instead of checking again). None when the checks are off or nothing could be checked."""
     if not engine.roles.checks_on() or not state_dir.is_dir():
         return None
-    from adaptive_skill.observe.checks import CheckedState
+    from adaptive_skill.observe.estimate import check_state, evidence_of
 
-    path = state_dir / "checks.json"
-    saved = read_json(path, None)
-    if isinstance(saved, dict):
-        return CheckedState.from_dict(saved).evidence()
-    checker = engine.roles.checker()  # the judge's model writes the checks, cached by instruction
-    plan = checker.plan(task.instruction)
-    checked = checker.run(engine.provider, task, state_dir, plan.commands)
-    if plan.error and not checked.error:
-        checked.error = plan.error
-    write_json_atomic(path, {**checked.to_dict(), "refused": plan.refused})
-    return checked.evidence()
+    # the judge's model writes the checks, cached by instruction
+    return evidence_of(check_state(engine.roles.checker(), engine.provider, task, state_dir))
 
 
 def skill_use(engine, n: int, scores: dict[str, float | None]) -> list[str]:
