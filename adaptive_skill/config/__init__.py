@@ -47,8 +47,10 @@ from adaptive_skill.config.spiral import (
     StagnationConfig,
     UnaskedWorkConfig,
 )
+from adaptive_skill.errors import ConfigError  # what load_config raises, importable from here as before
 
 __all__ = [
+    "ConfigError",
     "REDACTED", "AlternationConfig", "EmbedderConfig", "EvolveConfig", "EvolverConfig", "ExactRepetitionConfig",
     "ExecutorConfig", "ExploreConfig", "GatingConfig", "GoalDriftConfig", "IntentRepetitionConfig", "JudgeConfig",
     "LimitsConfig", "ModelConfig", "ModelsConfig", "MonologueConfig", "NoveltyConfig", "ParameterTweakConfig",
