@@ -540,7 +540,8 @@ def test_label_free_observe_reads_the_final_state(tmp_path, docker_client, base_
     assert [item["verdict"]["score"] for item in observed["items"]] == [2.0, 2.0]
     task = observed["items"][0]["task"]
     checked = json.loads((cycle / "solve" / "state" / task / "checks.json").read_text())
-    assert [(r["command"], r["output"].strip()) for r in checked["runs"]] == [("cat /app/answer.txt", "41")]
+    assert [(r["command"], r["output"].strip().splitlines()[-1]) for r in checked["runs"]] == [
+        ("look /app/answer.txt", "41"), ("cat /app/answer.txt", "41")]
     assert checked["refused"] and "verifier" in checked["refused"][0]
     record = json.loads((cycle / "evolve" / "distill.json").read_text())
     assert record["passed"] == []

@@ -54,10 +54,26 @@ def test_state_digest_ignores_gits_clock_but_not_the_work(tmp_path):
 
 def test_screen_keeps_one_bounded_line_and_refuses_the_verifiers_places():
     kept, refused = screen(["cat /app/a.txt", "cat /app/a.txt", "ls /tests", "cat /solution/solve.sh",
-                            "x" * 300, "  ", "cat /logs/verifier/reward.txt", "echo\x1b[31m red\nrm -rf /",
-                            "ls /app", "wc -l /app/a"])
-    assert kept == ["cat /app/a.txt", "echo [31m red rm -rf /", "ls /app"]
-    assert len(refused) == 4 and all(len(r) < 200 for r in refused)
+                            "x" * 300, "  ", "cat /logs/verifier/reward.txt", "cat\x1b[31m /app/a\nrm -rf /",
+                            "ls /app 2>&1", "wc -l /app/a"])
+    assert kept == ["cat /app/a.txt", "ls /app 2>&1", "wc -l /app/a"]
+    assert len(refused) == 5 and all(len(r) < 200 for r in refused)
+    # a small model writes the task's solution instead of a check (the 1.5B did, 2026-12-02): refused
+    writes = ["echo 'debug=true' >> /app/app.conf", "cp /app/a /app/b", "git -C /app/repo checkout -b x",
+              "sqlite3 /app/db \"UPDATE t SET x=1\"", "awk -F, '{print $1}' /app/a.csv > /app/b.csv",
+              "tar -czf /app/x.tgz /app/site", "sed -i s/a/b/ /app/f", "cat /app/a | tee /app/b"]
+    assert screen(writes)[0] == [] and len(screen(writes)[1]) == len(writes)
+    assert screen(["git -C /app/repo log --oneline", "sqlite3 /app/db 'select * from t'"])[0] == [
+        "git -C /app/repo log --oneline", "sqlite3 /app/db 'select * from t'"]
+
+
+def test_looks_name_each_path_of_the_instruction():
+    from adaptive_skill.observe.checks import looks
+
+    assert looks("Count `/app/logs/access.log` into /app/n.txt; not /tests/x.") == [
+        "look /app/logs/access.log", "look /app/n.txt"]
+    assert looks("Make the script executable.") == ["look ."]
+    assert looks("Write to '/app/a b.txt'") == ["look /app/a"]  # a space ends a path: the look shows it missing
 
 
 def test_the_judge_sees_the_checks_only_when_there_are_some():

@@ -142,12 +142,13 @@ def test_the_checker_writes_checks_once_per_task_and_runs_them(tmp_path, provide
     llm = ScriptedLLM([{"content": {"checks": ["cat /app/answer.txt", "cat /tests/test.sh"]}}])
     checker = Checker(llm, tmp_path / "cache")
     plan = checker.plan(task.instruction)
-    assert plan.commands == ["cat /app/answer.txt"] and plan.refused and "verifier" in plan.refused[0]
+    assert plan.commands == ["look /app/answer.txt", "cat /app/answer.txt"]
+    assert plan.refused and "verifier" in plan.refused[0]
     assert checker.plan(task.instruction).cached  # the script has one reply: a second question would fail
     shown = llm.requests[0].messages[-1]["content"]
     assert task.instruction in shown and "42" not in shown.replace(task.instruction, "")
     checked = checker.run(provider, task, tmp_path / "state", plan.commands)
-    assert checked.runs[0].output.strip() == "42"
+    assert checked.runs[0].output.splitlines()[1:] == ["1 lines:", "42"] and checked.runs[1].output.strip() == "42"
     assert CheckedState.from_dict(checked.to_dict()).fingerprint() == checked.fingerprint()
 
 
@@ -186,7 +187,7 @@ def test_run_estimate_puts_the_label_free_estimate_beside_the_tests(tmp_path, do
     estimates = report["estimates"]
     assert (estimates["right"]["score"], estimates["right"]["tests_passed"]) == (9.0, True)
     assert (estimates["wrong"]["score"], estimates["wrong"]["tests_passed"]) == (2.0, False)
-    assert estimates["wrong"]["checked"] and estimates["wrong"]["checks"]["runs"][0]["output"].strip() == "41"
+    assert estimates["wrong"]["checked"] and estimates["wrong"]["checks"]["runs"][-1]["output"].strip() == "41"
     assert report["summary"]["estimate"] == {"compared": 2, "likely_solved": 1, "tests_passed": 1, "both": 1,
                                             "precision": 1.0, "recall": 1.0, "checked": 2}
     assert json.loads((out / "estimates" / "wrong.json").read_text())["tests_passed"] is False
@@ -194,3 +195,23 @@ def test_run_estimate_puts_the_label_free_estimate_beside_the_tests(tmp_path, do
                              capture_output=True, text=True, cwd=REPO)
     assert refused.returncode == 2 and refused.stderr.strip().splitlines()[-1].endswith(
         "--estimate needs --agent llm: only the LLM agent leaves a record to estimate")
+
+
+def test_look_shows_what_each_kind_of_path_holds(tmp_path, provider):
+    """`look PATH` on a file, a directory, a missing path, a link, an archive and a database, as an
+    unprivileged user over a copy of the state (the sqlite task image has sqlite3 and python3)."""
+    task_dir = tmp_path / "sqlite-count-rows"
+    shutil.copytree(REPO / "benchmarks" / "terminal-easy" / "sqlite-count-rows", task_dir)
+    (task_dir / "solution" / "solve.sh").write_text(
+        "mkdir -p /app/d && echo hi > /app/d/x.txt && ln -s /etc/hostname /app/link && "
+        "tar -cf /app/d.tar -C /app d && printf 'a\\nb\\n' > /app/two.txt\n")
+    task = load_task(task_dir)
+    run_attempt(task, OracleAgent(), provider, state_dir=tmp_path / "state")
+    checked = run_checks(provider, task, tmp_path / "state",
+                         ["look /app/two.txt", "look /app/d", "look /app/none", "look /app/link", "look /app/d.tar",
+                          "look /app/shop.db"])
+    out = [r.output for r in checked.runs]
+    assert out[0].splitlines()[1:] == ["2 lines:", "a", "b"], out[0]
+    assert "x.txt" in out[1] and "no such file or directory" in out[2] and checked.runs[2].exit_code == 1
+    assert "/app/link is a link to /etc/hostname" in out[3] and "d/x.txt" in out[4]
+    assert "table " in out[5] and "rows:" in out[5], out[5]  # the image's setup made /app/shop.db

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shlex
 import time
 from dataclasses import asdict, dataclass, field
@@ -50,6 +51,44 @@ CLEAN_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
              "GIT_CONFIG_COUNT": str(len(_GIT_SAFE)),
              **{f"GIT_CONFIG_KEY_{i}": k for i, k in enumerate(_GIT_SAFE)},
              **{f"GIT_CONFIG_VALUE_{i}": v for i, v in enumerate(_GIT_SAFE.values())}}
+
+# `look PATH`: what a path holds, whatever kind it is; defined in every check's shell, so the judge
+# reads one short command per path the instruction names (the checks' first part, written by code).
+LOOK = r"""look() {
+  p=$1
+  if [ ! -e "$p" ] && [ ! -L "$p" ]; then echo "$p: no such file or directory"; return 1; fi
+  [ -L "$p" ] && echo "$p is a link to $(readlink "$p")"
+  if [ -d "$p/.git" ]; then
+    echo "git repository $p; commits:"; git -C "$p" log --all --format='%h %s%d' -n 8 2>&1 | head -n 8
+    echo "branches:"; git -C "$p" branch -a 2>&1 | head -n 10
+    echo "tags:"; git -C "$p" tag -n1 2>&1 | head -n 10
+    echo "uncommitted:"; git -C "$p" status --short 2>&1 | head -n 10
+  elif [ -d "$p" ]; then ls -la "$p" 2>&1 | head -n 25
+  else
+    ls -l "$p"
+    case "$p" in
+      *.db|*.sqlite|*.sqlite3)
+        for t in $(sqlite3 -readonly "$p" "select name from sqlite_master where type='table'" 2>&1); do
+          echo "table $t, $(sqlite3 -readonly "$p" "select count(*) from \"$t\"" 2>&1) rows:"
+          sqlite3 -readonly -header "$p" "select * from \"$t\" limit 5" 2>&1; done;;
+      *.tar|*.tar.gz|*.tgz) tar -tvf "$p" 2>&1 | head -n 15;;
+      *.gz) gzip -l "$p" 2>&1 | head -n 3;;
+      *.zip) python3 -m zipfile -l "$p" 2>&1 | head -n 15;;
+      *) if [ ! -s "$p" ]; then echo "(empty)"; elif grep -qI . "$p" 2>/dev/null; then
+           echo "$(wc -l < "$p") lines:"; head -n 15 "$p"; else echo "(binary)"; fi;;
+    esac
+  fi
+}"""
+MAX_LOOKS = 4
+MODEL_CHECKS = 2  # of the model's, after the looks
+# A model-written check is kept only when it reads: its first word one of these, and no redirection
+# into a file (a small model writes the task's solution instead of a check: run 2026-12-02).
+READ_ONLY = frozenset({"cat", "ls", "head", "tail", "wc", "stat", "file", "git", "sqlite3", "grep", "find",
+                       "test", "[", "diff", "cmp", "readlink", "md5sum", "sha256sum", "sort", "uniq", "cut",
+                       "awk", "python3", "zipinfo", "od", "du", "id", "getent", "look"})  # archives: look lists them
+_WRITES = re.compile(r"(^|[^0-9&])>|\btee\b|\bsed\s+-i|\b(rm|mv|cp|chmod|chown|mkdir|touch|ln|kill)\b"
+                     r"|\bgit\s+(-C\s+\S+\s+)?(add|commit|checkout|switch|branch\s+-|tag\s+-|init|reset|rm|mv|config)"
+                     r"|\b(insert|update|delete|drop|create|alter)\b", re.IGNORECASE)
 
 SYSTEM_PROMPT = """You check whether a task in a Linux terminal was done, by looking at the final state of the machine.
 You do not see what was done: write the commands from the task alone.
@@ -133,17 +172,29 @@ def screen(commands: list[str]) -> tuple[list[str], list[str]]:
             refused.append(f"longer than {COMMAND_MAX_CHARS} characters: {command[:60]}...")
         elif any(place in command for place in FORBIDDEN if place not in ("/proc", "/dev", "/run")):
             refused.append(f"names the verifier's or the harness's files: {command[:100]}")
+        elif command.split()[0] not in READ_ONLY or _WRITES.search(command.replace("2>&1", "").replace(
+                "2>/dev/null", "")):
+            refused.append(f"does not only read: {command[:100]}")
         elif command not in kept:
             kept.append(command)
     return kept[:MAX_CHECKS], refused
+
+
+def looks(instruction: str) -> list[str]:
+    """The checks written by code, from the instruction alone: `look PATH` for each path it names
+    (up to MAX_LOOKS; the verifier's places and system directories never), else the working directory."""
+    from adaptive_skill.sandbox.state import allowed_path, named_paths
+
+    paths = [p for p in named_paths(instruction) if allowed_path(p)][:MAX_LOOKS]
+    return [f"look {shlex.quote(p)}" for p in paths] or ["look ."]  # the checks start in the working directory
 
 
 class Checker:
     """Writes the checks of a task (the judge's model, cached by instruction) and runs them on an
     attempt's state."""
 
-    def __init__(self, llm: LLM, cache_dir: Path | None = None, worked_example: bool | None = None,
-                 timeout: float = CHECK_TIMEOUT_SEC):
+    def __init__(self, llm: LLM | None, cache_dir: Path | None = None, worked_example: bool | None = None,
+                 timeout: float = CHECK_TIMEOUT_SEC, ask_model: bool = True):
         """`worked_example`: one worked task and reply before the question; by default for a model
         measured to need a worked example of a structured reply (the embedded ones: the LLM's
         `evolver_demo`, docs/llm.md), never for an API model that does not."""
@@ -151,6 +202,7 @@ class Checker:
         self.cache = VerdictCache(cache_dir) if cache_dir is not None else None
         self.worked_example = bool(getattr(llm, "evolver_demo", False)) if worked_example is None else worked_example
         self.timeout = timeout
+        self.ask_model = ask_model and llm is not None
 
     def messages(self, instruction: str) -> list[dict[str, Any]]:
         messages = [{"role": "system", "content": SYSTEM_PROMPT}]
@@ -160,6 +212,16 @@ class Checker:
         return messages + [{"role": "user", "content": f"# Task\n{instruction.strip()[:6000]}"}]
 
     def plan(self, instruction: str) -> PlannedChecks:
+        """`look` at each path the instruction names, then the model's checks that only read (at most
+        MODEL_CHECKS; none when the checker asks no model)."""
+        own = looks(instruction)
+        if not self.ask_model:
+            return PlannedChecks(own)
+        asked = self._ask(instruction)
+        extra = [c for c in asked.commands if c not in own][:MODEL_CHECKS]
+        return PlannedChecks(own + extra, asked.refused, error=asked.error, cached=asked.cached)
+
+    def _ask(self, instruction: str) -> PlannedChecks:
         messages = self.messages(instruction)
         key = content_key({"checks": CHECKS_VERSION, "model": self.llm.model, "messages": messages})
         stored = self.cache.get(key) if self.cache is not None else None
@@ -173,7 +235,7 @@ class Checker:
         if self.cache is not None:
             self.cache.put(key, reply.model_dump(mode="json"))
         kept, refused = screen(reply.checks)
-        return PlannedChecks(kept, refused, error=None if kept else "the checker wrote no usable check")
+        return PlannedChecks(kept, refused)
 
     def run(self, provider, task: Task, state_dir: Path, commands: list[str]) -> CheckedState:
         return run_checks(provider, task, state_dir, commands, timeout=self.timeout)
@@ -220,7 +282,7 @@ def run_checks(provider, task: Task, state_dir: Path, commands: list[str],
         env = " ".join(f"{k}={shlex.quote(v)}" for k, v in CLEAN_ENV.items())
         runs = []
         for command in commands:
-            script = f"cd {workdir} 2>/dev/null; {command}"
+            script = f"{LOOK}\ncd {workdir} 2>/dev/null; {command}"
             result = sandbox.exec(f"env -i {env} bash --noprofile --norc -c {shlex.quote(script)} </dev/null 2>&1",
                                   timeout=timeout, workdir="/", user=user)
             runs.append(CheckRun(command=command, exit_code=result.exit_code, timed_out=result.timed_out,

@@ -77,7 +77,9 @@ def named_paths(instruction: str) -> list[str]:
     return seen
 
 
-def _allowed(path: str) -> bool:
+def allowed_path(path: str) -> bool:
+    """A path an attempt's state may keep and a check may look at: plain, not a system directory,
+    not the verifier's or the harness's."""
     return (bool(_PLAIN.match(path)) and ".." not in path.split("/") and path not in SYSTEM
             and not any(path == f or path.startswith(f + "/") for f in FORBIDDEN))
 
@@ -87,7 +89,7 @@ def state_roots(instruction: str, workdir: str | None) -> list[str]:
     earlier one; system directories and the verifier's places are never roots."""
     roots: list[str] = []
     for path in ([posixpath.normpath(workdir)] if workdir else []) + named_paths(instruction):
-        if not _allowed(path) or any(path == r or path.startswith(r + "/") for r in roots):
+        if not allowed_path(path) or any(path == r or path.startswith(r + "/") for r in roots):
             continue
         roots = [r for r in roots if not r.startswith(path + "/")] + [path]  # a named parent covers its children
         if len(roots) >= MAX_ROOTS:
