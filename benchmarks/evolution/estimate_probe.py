@@ -109,8 +109,8 @@ def estimates(rows: list[dict]) -> dict:
     attempts = max((r["attempt"] for r in rows), default=0) + 1
     out = {"attempts": len(rows), "passed": sum(labels), "tasks": len({r["task"] for r in rows}),
            "per_task": attempts, "estimates": {}}
-    for judge in ("plain", "state"):
-        scores = [float(r[judge]) for r in rows]
+    for judge in ("plain", "state", "both"):  # both: the lower of the two verdicts (each must pass)
+        scores = [min(float(r["plain"]), float(r["state"])) if judge == "both" else float(r[judge]) for r in rows]
         out["estimates"][judge] = {"auroc": auroc(scores, labels),
                                    "at_threshold": confusion([s >= THRESHOLD for s in scores], labels),
                                    "best": best_at_precision(scores, labels)}
