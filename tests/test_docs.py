@@ -88,18 +88,24 @@ def anchors(page: Path) -> set[str]:
     return result
 
 
-def test_relative_links_of_the_readme_and_the_docs_map_lead_somewhere():
+def broken_links(pages, name) -> list[str]:
+    """Relative links of `pages` whose file or heading does not exist, each named by `name(page)`."""
     broken = []
-    for page in (README, DOCS / "README.md"):
+    for page in pages:
         for target in LINK.findall(page.read_text(encoding="utf-8")):
             if "://" in target or target.startswith("mailto:"):
                 continue
             path, _, anchor = target.partition("#")
             file = (page.parent / path).resolve() if path else page
             if not file.exists():
-                broken.append(f"{page.name}: {target} (no such file)")
+                broken.append(f"{name(page)}: {target} (no such file)")
             elif anchor and file.suffix == ".md" and anchor not in anchors(file):
-                broken.append(f"{page.name}: {target} (no such heading)")
+                broken.append(f"{name(page)}: {target} (no such heading)")
+    return broken
+
+
+def test_relative_links_of_the_readme_and_the_docs_map_lead_somewhere():
+    broken = broken_links((README, DOCS / "README.md"), lambda page: page.name)
     assert not broken, broken
 
 
@@ -114,17 +120,7 @@ def test_the_docs_map_names_every_page():
 
 def test_relative_links_of_every_docs_page_lead_somewhere():
     """Pages link to each other's sections, and sections move (issue 53: the logs went to docs/log/)."""
-    broken = []
-    for page in sorted(DOCS.rglob("*.md")):
-        for target in LINK.findall(page.read_text(encoding="utf-8")):
-            if "://" in target or target.startswith("mailto:"):
-                continue
-            path, _, anchor = target.partition("#")
-            file = (page.parent / path).resolve() if path else page
-            if not file.exists():
-                broken.append(f"{page.relative_to(DOCS)}: {target} (no such file)")
-            elif anchor and file.suffix == ".md" and anchor not in anchors(file):
-                broken.append(f"{page.relative_to(DOCS)}: {target} (no such heading)")
+    broken = broken_links(sorted(DOCS.rglob("*.md")), lambda page: str(page.relative_to(DOCS)))
     assert not broken, broken
 
 

@@ -28,6 +28,14 @@ def provider(docker_client, base_image):
     provider.close_all()
 
 
+def easy_task(tmp_path, name: str, solve: str):
+    """A copy of a terminal-easy task (its image has git, sqlite3, python3) with `solve` as its solution."""
+    task_dir = tmp_path / name
+    shutil.copytree(REPO / "benchmarks" / "terminal-easy" / name, task_dir)
+    (task_dir / "solution" / "solve.sh").write_text(solve)
+    return load_task(task_dir)
+
+
 def _tree_hash(folder):
     return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file())).hexdigest()
 
@@ -88,12 +96,9 @@ def test_what_a_hostile_agent_left_does_not_steer_the_checks(tmp_path, provider)
 def test_git_configuration_of_the_agent_runs_nothing(tmp_path, provider):
     """A terminal-easy git task (its image has git): the repository's own config names a pager, an
     fsmonitor and a hooks path that would print; the checks' git runs none of them."""
-    task_dir = tmp_path / "git-branch-feature"
-    shutil.copytree(REPO / "benchmarks" / "terminal-easy" / "git-branch-feature", task_dir)
-    (task_dir / "solution" / "solve.sh").write_text(
-        "cd /app/repo && git checkout -q -b feature && printf '[core]\\n\\tpager = echo PAGER-RAN\\n"
-        "\\tfsmonitor = echo FSMONITOR-RAN\\n\\thooksPath = /app/hooks\\n' >> .git/config\n")
-    task = load_task(task_dir)
+    task = easy_task(tmp_path, "git-branch-feature",
+                     "cd /app/repo && git checkout -q -b feature && printf '[core]\\n\\tpager = echo PAGER-RAN\\n"
+                     "\\tfsmonitor = echo FSMONITOR-RAN\\n\\thooksPath = /app/hooks\\n' >> .git/config\n")
     probe = run_checks(provider, task, tmp_path / "none", ["true"])  # no state: a clear reason, no crash
     assert probe.error and probe.error.startswith("nothing to check")
     result = run_attempt(task, OracleAgent(), provider, state_dir=tmp_path / "state")
@@ -200,12 +205,9 @@ def test_run_estimate_puts_the_label_free_estimate_beside_the_tests(tmp_path, do
 def test_look_shows_what_each_kind_of_path_holds(tmp_path, provider):
     """`look PATH` on a file, a directory, a missing path, a link, an archive and a database, as an
     unprivileged user over a copy of the state (the sqlite task image has sqlite3 and python3)."""
-    task_dir = tmp_path / "sqlite-count-rows"
-    shutil.copytree(REPO / "benchmarks" / "terminal-easy" / "sqlite-count-rows", task_dir)
-    (task_dir / "solution" / "solve.sh").write_text(
-        "mkdir -p /app/d && echo hi > /app/d/x.txt && ln -s /etc/hostname /app/link && "
-        "tar -cf /app/d.tar -C /app d && printf 'a\\nb\\n' > /app/two.txt\n")
-    task = load_task(task_dir)
+    task = easy_task(tmp_path, "sqlite-count-rows",
+                     "mkdir -p /app/d && echo hi > /app/d/x.txt && ln -s /etc/hostname /app/link && "
+                     "tar -cf /app/d.tar -C /app d && printf 'a\\nb\\n' > /app/two.txt\n")
     run_attempt(task, OracleAgent(), provider, state_dir=tmp_path / "state")
     checked = run_checks(provider, task, tmp_path / "state",
                          ["look /app/two.txt", "look /app/d", "look /app/none", "look /app/link", "look /app/d.tar",

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -39,6 +38,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
 import run as bench  # noqa: E402
+from reflect_probe import wilson  # noqa: E402
 
 from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.files import read_json, write_json_atomic, write_text_atomic  # noqa: E402
@@ -60,14 +60,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 # -- measuring -------------------------------------------------------------------------------------
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, (centre - half) / (1 + z * z / n)), min(1.0, (centre + half) / (1 + z * z / n))
 
 
 def confusion(predicted: list[bool], labels: list[bool]) -> dict:
