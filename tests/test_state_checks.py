@@ -61,10 +61,13 @@ def test_screen_keeps_one_bounded_line_and_refuses_the_verifiers_places():
     # a small model writes the task's solution instead of a check (the 1.5B did, 2026-12-02): refused
     writes = ["echo 'debug=true' >> /app/app.conf", "cp /app/a /app/b", "git -C /app/repo checkout -b x",
               "sqlite3 /app/db \"UPDATE t SET x=1\"", "awk -F, '{print $1}' /app/a.csv > /app/b.csv",
-              "tar -czf /app/x.tgz /app/site", "sed -i s/a/b/ /app/f", "cat /app/a | tee /app/b"]
+              "tar -czf /app/x.tgz /app/site", "sed -i s/a/b/ /app/f", "cat /app/a | tee /app/b",
+              "git -C /app/repo branch feature", "git -C /app/repo tag -a v1.0 -m x", "git init /app/p",
+              "git -C /app/repo log; git -C /app/repo commit -m x"]
     assert screen(writes)[0] == [] and len(screen(writes)[1]) == len(writes)
-    assert screen(["git -C /app/repo log --oneline", "sqlite3 /app/db 'select * from t'"])[0] == [
-        "git -C /app/repo log --oneline", "sqlite3 /app/db 'select * from t'"]
+    reads = ["git -C /app/repo log --oneline", "sqlite3 /app/db 'select * from t'", "git -C /app/repo branch -a",
+             "git -C /app/repo tag -n | head", "git -C /app/repo log --oneline --all | wc -l"]
+    assert [c for r in (reads[:3], reads[3:]) for c in screen(r)[0]] == reads
 
 
 def test_looks_name_each_path_of_the_instruction():

@@ -87,8 +87,23 @@ READ_ONLY = frozenset({"cat", "ls", "head", "tail", "wc", "stat", "file", "git",
                        "test", "[", "diff", "cmp", "readlink", "md5sum", "sha256sum", "sort", "uniq", "cut",
                        "awk", "python3", "zipinfo", "od", "du", "id", "getent", "look"})  # archives: look lists them
 _WRITES = re.compile(r"(^|[^0-9&])>|\btee\b|\bsed\s+-i|\b(rm|mv|cp|chmod|chown|mkdir|touch|ln|kill)\b"
-                     r"|\bgit\s+(-C\s+\S+\s+)?(add|commit|checkout|switch|branch\s+-|tag\s+-|init|reset|rm|mv|config)"
                      r"|\b(insert|update|delete|drop|create|alter)\b", re.IGNORECASE)
+# git subcommands that only read; `branch` and `tag` only to list (no name, no -a/-d/-m/-f of tag).
+_GIT = re.compile(r"\bgit\s+(?:-C\s+\S+\s+)?(\S+)(.*?)(?=[;&|]|$)")
+_GIT_READS = frozenset({"log", "show", "status", "diff", "rev-parse", "rev-list", "ls-files", "cat-file",
+                        "describe", "shortlog", "ls-tree", "grep", "for-each-ref", "show-ref"})
+_LISTING = {"branch": {"-a", "--all", "-l", "--list", "-v", "-vv", "-r", "--show-current"},
+            "tag": {"-l", "--list", "-n", "-n1", "-n5", "-n9"}}
+
+
+def _git_writes(command: str) -> bool:
+    for verb, rest in _GIT.findall(command):
+        if verb in _GIT_READS:
+            continue
+        if verb in _LISTING and all(arg in _LISTING[verb] for arg in rest.split()):
+            continue
+        return True
+    return False
 
 SYSTEM_PROMPT = """You check whether a task in a Linux terminal was done, by looking at the final state of the machine.
 You do not see what was done: write the commands from the task alone.
@@ -172,8 +187,8 @@ def screen(commands: list[str]) -> tuple[list[str], list[str]]:
             refused.append(f"longer than {COMMAND_MAX_CHARS} characters: {command[:60]}...")
         elif any(place in command for place in FORBIDDEN if place not in ("/proc", "/dev", "/run")):
             refused.append(f"names the verifier's or the harness's files: {command[:100]}")
-        elif command.split()[0] not in READ_ONLY or _WRITES.search(command.replace("2>&1", "").replace(
-                "2>/dev/null", "")):
+        elif command.split()[0] not in READ_ONLY or _git_writes(command) or _WRITES.search(
+                command.replace("2>&1", "").replace("2>/dev/null", "")):
             refused.append(f"does not only read: {command[:100]}")
         elif command not in kept:
             kept.append(command)
