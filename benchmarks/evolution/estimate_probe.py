@@ -56,6 +56,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--task", action="append", default=[], metavar="ID", help="these train tasks only (repeatable)")
     p.add_argument("--model", default=bench.DEFAULT_MODEL, help=f"every role (default {bench.DEFAULT_MODEL})")
     p.add_argument("--summary", action="store_true", help="only summarise what DIR holds")
+    p.add_argument("--state-only", action="store_true",
+                   help="after the attempts (or on DIR's rows, with --summary): one more verdict per attempt, the "
+                        "judge shown the checks of the final state and not the record (the state_only estimate)")
     return p.parse_args(argv)
 
 
@@ -101,7 +104,10 @@ def estimates(rows: list[dict]) -> dict:
     attempts = max((r["attempt"] for r in rows), default=0) + 1
     out = {"attempts": len(rows), "passed": sum(labels), "tasks": len({r["task"] for r in rows}),
            "per_task": attempts, "estimates": {}}
-    for judge in ("plain", "state", "both"):  # both: the lower of the two verdicts (each must pass)
+    judges = ["plain", "state", "both"]  # both: the lower of the two verdicts (each must pass)
+    if rows and all(r.get("state_only") is not None for r in rows):
+        judges.append("state_only")
+    for judge in judges:
         scores = [min(float(r["plain"]), float(r["state"])) if judge == "both" else float(r[judge]) for r in rows]
         out["estimates"][judge] = {"auroc": auroc(scores, labels),
                                    "at_threshold": confusion([s >= THRESHOLD for s in scores], labels),
@@ -123,7 +129,8 @@ def costs(rows: list[dict]) -> dict:
         values = [r[key] for r in rows if r.get(key) is not None]
         return round(statistics.median(values), 2) if values else None
 
-    return {key: median(key) for key in ("agent_sec", "state_sec", "plain_sec", "checks_sec", "state_judge_sec")} | {
+    return {key: median(key) for key in ("agent_sec", "state_sec", "plain_sec", "checks_sec", "state_judge_sec",
+                                         "state_only_sec")} | {
         "plan_sec_per_task": median("plan_sec")}
 
 
@@ -226,6 +233,40 @@ def _estimate(task, folder: Path, index: int, planned, checker, judge, provider)
             "plain_sec": timed["plain"], "state_judge_sec": timed["state"]}
 
 
+HIDDEN = "(not shown: judge by the final state below)"
+
+
+def state_only(out: Path, rows: list[dict], model: str) -> list[dict]:
+    """One more verdict per row: the judge shown the instruction and the checks' output, not the record
+    (where nothing was checked, the plain verdict stands). Written into the rows as it goes."""
+    from adaptive_skill.llm import Accounting, make_llm
+    from adaptive_skill.observe.checks import CheckedState
+    from adaptive_skill.observe.judge import Judge, JudgeItem
+    from adaptive_skill.tasks.loader import load_suite
+
+    s = bench.settings(bench.parse_args(["--out", str(out), "--model", model]))
+    config = bench.build_config(s, out)
+    tasks = {t.id: t for t in load_suite(Path(s["suite"]))}
+    judge = Judge(make_llm(config.models.judge, Accounting(config.limits), role="judge"), config.judge,
+                  out / "cache" / "verdicts")
+    print(f"[{time.strftime('%H:%M:%S')}] state-only verdicts of {len(rows)} attempts", flush=True)
+    for row in rows:
+        if row.get("state_only") is not None:
+            continue
+        stored = read_json(out / f"a{row['attempt']}" / "checks" / f"{row['task']}.json", None)
+        evidence = CheckedState.from_dict(stored).evidence() if stored else None
+        if evidence is None:
+            row["state_only"], row["state_only_sec"] = row["plain"], None
+        else:
+            task = tasks[row["task"]]
+            started = time.monotonic()
+            item = judge.judge_many([JudgeItem(task.instruction, [], task.id, HIDDEN, evidence)], workers=1)[0]
+            row["state_only_sec"] = None if getattr(item, "cached", False) else round(time.monotonic() - started, 2)
+            row["state_only"] = item.score if getattr(item, "status", "") == "ok" else row["plain"]
+        _write_rows(out, rows)
+    return rows
+
+
 def _item(task, trajectory, evidence: str | None):
     from adaptive_skill.observe.judge import JudgeItem
 
@@ -273,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         else:
             rows = probe(args)
+        if args.state_only:
+            rows = state_only(out, rows, args.model)
     except UserError as error:
         print(f"error: {error}", file=sys.stderr)
         return error.exit_code
