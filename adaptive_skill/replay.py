@@ -37,15 +37,17 @@ def recorded_gate(run: RunDir, repo: WorkspaceRepo, tag: str) -> tuple[int, dict
     return None
 
 
-def replay(run_path: Path, tag: str, against: str | None, config_path: Path | None, overrides: list[str]) -> dict:
+def replay(run_path: Path, tag: str, against: str | None, config_path: Path | None, overrides: list[str],
+           quiet: bool = False) -> dict:
     """Run the gate again for `tag` against the workspace it was gated against (or `against`), round
     by round with the recorded seeds, until the rule decides; new attempts go to runs/<id>/replays/."""
     from adaptive_skill.engine import AdaptiveSkillEngine
+    from adaptive_skill.progress import Display
 
     run = RunDir.open(run_path)
     repo = WorkspaceRepo.open(run.workspace)
     config = run_config(run, config_path, overrides)
-    engine = AdaptiveSkillEngine(config, run)
+    engine = AdaptiveSkillEngine(config, run, display=Display("quiet" if quiet else "auto"))
     if not engine.holdout:
         raise UserError(f"{run.root}: the run has no holdout tasks to replay")
     for name in [tag] + ([against] if against else []):

@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args, add_format_arg, add_run_arg
+from adaptive_skill.commands.common import add_config_args, add_format_arg, add_quiet_arg, add_run_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_config_args(parser, "gating.max_rounds=10", with_file=False)
     add_format_arg(parser, ("text", "json"), "text (default): a table of the rounds; json: the replay's report",
                    json_flag=True)
+    add_quiet_arg(parser, "no progress bars or per-task lines while the rounds run")
     parser.set_defaults(handler=replay_cmd)
 
 
@@ -34,7 +35,7 @@ def replay_cmd(args: argparse.Namespace) -> int:
     from adaptive_skill.replay import replay
 
     report = replay(Path(args.run), args.tag, args.against, Path(args.config) if args.config else None,
-                    args.overrides)
+                    args.overrides, quiet=args.quiet)
     if args.format == "json":
         print(json.dumps(report, indent=2))
         return 0
