@@ -22,7 +22,7 @@ import tarfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from adaptive_skill.files import write_json_atomic
+from adaptive_skill.files import read_json, write_json_atomic
 from adaptive_skill.protocols import Sandbox
 from adaptive_skill.tasks.model import Task
 
@@ -141,8 +141,7 @@ def capture_state(sandbox: Sandbox, task: Task, dest: Path, limit: int = STATE_M
 
 
 def load_state(dest: Path) -> CapturedState | None:
-    from adaptive_skill.files import read_json
-
+    """The manifest of a kept state; None when there is none (or it cannot be read)."""
     data = read_json(dest / MANIFEST, None)
     if not isinstance(data, dict):
         return None
