@@ -25,27 +25,29 @@ def test_named_paths_and_roots():
     assert state_roots("x", "/") == [] and state_roots("`/app/x/../../etc/passwd`", None) == ["/etc/passwd"]
 
 
-def _tar(members: dict[str, bytes]) -> bytes:
+def _tar(members: dict[str, bytes], uid: int = 0) -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
         for name, data in members.items():
             info = tarfile.TarInfo(name)
             info.size, info.mtime = len(data), hash(name) % 1000  # times differ; the digest ignores them
+            info.uid = uid
             tar.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
 
 
 def test_state_digest_ignores_gits_clock_but_not_the_work(tmp_path):
-    def digest(members):
+    def digest(members, uid=0):
         folder = tmp_path / str(len(list(tmp_path.iterdir())))
         folder.mkdir()
-        (folder / "0.tar").write_bytes(_tar(members))
+        (folder / "0.tar").write_bytes(_tar(members, uid))
         return state_digest(folder, CapturedState(roots=[StateRoot("/app", "0.tar")]))
 
     same = digest({"app/repo/.git/refs/heads/feature": b"abc\n", "app/repo/.git/objects/ab/cd": b"1"})
     assert same == digest({"app/repo/.git/refs/heads/feature": b"abc\n", "app/repo/.git/objects/ab/ef": b"2"})
     assert same != digest({"app/repo/.git/refs/heads/main": b"abc\n"})
     assert digest({"app/a.txt": b"42"}) != digest({"app/a.txt": b"41"})
+    assert digest({"app/a.txt": b"42"}) != digest({"app/a.txt": b"42"}, uid=1000)  # a chown is work done
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "0.tar").write_bytes(b"not a tar at all" * 100)

@@ -152,8 +152,8 @@ def load_state(dest: Path) -> CapturedState | None:
 
 
 def state_digest(dest: Path, state: CapturedState) -> str | None:
-    """A hash of what the roots hold: each member's path, kind and content (a link's target), without
-    times, owners or git's clock-bound files. Read as a stream of tar headers and bytes; nothing is
+    """A hash of what the roots hold: each member's path, kind, mode, owner and content (a link's
+    target), without times or git's clock-bound files. Read as a stream of tar headers and bytes; nothing is
     extracted. None when a tar cannot be read (or was cut)."""
     digest = hashlib.sha256()
     try:
@@ -166,16 +166,17 @@ def state_digest(dest: Path, state: CapturedState) -> str | None:
                 for member in tar:
                     if _GIT_NOISE.search(member.name):
                         continue
+                    mode = f"{member.mode & 0o7777:o} {member.uid}:{member.gid}"  # chmod and chown tasks
                     if member.isfile():
                         content = hashlib.sha256()
                         handle = tar.extractfile(member)
                         while handle is not None and (chunk := handle.read(_CHUNK)):
                             content.update(chunk)
-                        what = f"file {member.mode & 0o111 and 'x' or '-'} {content.hexdigest()}"
+                        what = f"file {mode} {content.hexdigest()}"
                     elif member.issym() or member.islnk():
                         what = f"link {member.linkname}"
                     elif member.isdir():
-                        what = "dir"
+                        what = f"dir {mode}"
                     else:
                         what = "special"
                     entries.append(f"{member.name}\0{what}")

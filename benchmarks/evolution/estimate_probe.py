@@ -267,6 +267,20 @@ def state_only(out: Path, rows: list[dict], model: str) -> list[dict]:
     return rows
 
 
+def refresh_files(out: Path, rows: list[dict]) -> list[dict]:
+    """Each row's files fingerprint computed again from its kept tars by the current code (the
+    digest gained modes and owners after the first rows of 2026-12-02 were written); rows whose
+    tars are not here (a copy of the record) keep theirs."""
+    from adaptive_skill.sandbox.state import load_state, state_digest
+
+    for row in rows:
+        folder = out / f"a{row['attempt']}" / "state" / row["task"]
+        state = load_state(folder)
+        if state is not None and state.roots and (folder / state.roots[0].tar).is_file():
+            row["files_fingerprint"] = state_digest(folder, state)
+    return rows
+
+
 def _item(task, trajectory, evidence: str | None):
     from adaptive_skill.observe.judge import JudgeItem
 
@@ -314,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         else:
             rows = probe(args)
+        rows = refresh_files(out, rows)
+        _write_rows(out, rows)
         if args.state_only:
             rows = state_only(out, rows, args.model)
     except UserError as error:
