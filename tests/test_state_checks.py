@@ -96,6 +96,17 @@ def test_the_judge_sees_the_checks_only_when_there_are_some():
     assert item.evidence and CheckedState(error="no state").evidence() is None
 
 
+def test_the_checks_fingerprint_ignores_times_and_hashes_not_content():
+    def checked(output):
+        return CheckedState(runs=[CheckRun("look /app/repo", 0, output)])
+
+    one = checked("-rw-r--r-- 1 root root 5 Dec  2 09:34 /app/a\ncommits:\n3f2a9c1 add notes (HEAD -> main)\n")
+    two = checked("-rw-r--r-- 1 root root 5 Dec 12 10:01 /app/a\ncommits:\nb07e2d4 add notes (HEAD -> main)\n")
+    assert one.fingerprint() == two.fingerprint()
+    assert one.fingerprint() != checked(one.runs[0].output.replace("add notes", "add note")).fingerprint()
+    assert one.fingerprint() != checked(one.runs[0].output.replace(" 5 ", " 6 ")).fingerprint()
+
+
 def test_probe_support_and_threshold_choice():
     import estimate_probe as probe
 

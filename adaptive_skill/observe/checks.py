@@ -118,6 +118,11 @@ _EXAMPLE_TASK = "Save the names of the files in /srv/in, sorted, one per line, t
 _EXAMPLE_REPLY = '{"checks": ["cat /srv/names.txt", "ls -1 /srv/in"]}'
 
 
+# An `ls -l` time ("Dec  2 09:34", "May  7  2026") and a commit or object hash (7-40 hex digits).
+_CLOCK = re.compile(r"\b[A-Z][a-z]{2}\s+\d{1,2}\s+(\d{1,2}:\d{2}|\d{4})\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])"
+                    r"[0-9a-f]{7,40}\b")
+
+
 class CheckPlan(BaseModel):
     checks: list[str] = Field(min_length=1, max_length=MAX_CHECKS,
                               description="read-only shell commands, one line each")
@@ -146,10 +151,11 @@ class CheckedState:
     seconds: float = 0.0
 
     def fingerprint(self) -> str | None:
-        """What the checks printed, as one hash: attempts whose checks print the same agree."""
+        """What the checks printed, as one hash, without what differs between two attempts that did the
+        same (a listing's times, a commit's hash): attempts whose checks print the same agree."""
         if self.error or not self.runs:
             return None
-        rows = [[r.command, r.exit_code, r.timed_out, r.output] for r in self.runs]
+        rows = [[r.command, r.exit_code, r.timed_out, _CLOCK.sub("~", r.output)] for r in self.runs]
         return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
 
     def evidence(self) -> str | None:

@@ -268,9 +268,10 @@ def state_only(out: Path, rows: list[dict], model: str) -> list[dict]:
 
 
 def refresh_files(out: Path, rows: list[dict]) -> list[dict]:
-    """Each row's files fingerprint computed again from its kept tars by the current code (the
-    digest gained modes and owners after the first rows of 2026-12-02 were written); rows whose
-    tars are not here (a copy of the record) keep theirs."""
+    """Each row's fingerprints computed again by the current code from its kept tars and checks (the
+    files digest gained modes and owners, the checks' lost listing times and hashes, after the first
+    rows of 2026-12-02 were written); rows whose tars and checks are not here keep theirs."""
+    from adaptive_skill.observe.checks import CheckedState
     from adaptive_skill.sandbox.state import load_state, state_digest
 
     for row in rows:
@@ -278,6 +279,9 @@ def refresh_files(out: Path, rows: list[dict]) -> list[dict]:
         state = load_state(folder)
         if state is not None and state.roots and (folder / state.roots[0].tar).is_file():
             row["files_fingerprint"] = state_digest(folder, state)
+        checked = read_json(out / f"a{row['attempt']}" / "checks" / f"{row['task']}.json", None)
+        if isinstance(checked, dict):  # the fingerprint lost listing times and hashes on 2026-12-02
+            row["checks_fingerprint"] = CheckedState.from_dict(checked).fingerprint()
     return rows
 
 
