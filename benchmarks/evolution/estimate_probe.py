@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
 import run as bench  # noqa: E402
-from reflect_probe import wilson  # noqa: E402
+from reflect_probe import train_split, wilson  # noqa: E402
 
 from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.files import read_json, write_json_atomic, write_text_atomic  # noqa: E402
@@ -145,16 +145,11 @@ def probe(args: argparse.Namespace) -> list[dict]:
     from adaptive_skill.llm import Accounting, make_llm
     from adaptive_skill.observe.checks import Checker
     from adaptive_skill.observe.judge import Judge
-    from adaptive_skill.tasks.loader import load_suite
-    from adaptive_skill.tasks.split import split_suite
 
     if args.hot < 0 or not 0 < args.temperature <= 2:
         raise UserError("--hot must be 0 or more and --temperature above 0 and at most 2")
     out = args.out.resolve()
-    s = bench.settings(bench.parse_args(["--out", str(out), "--seed", str(args.seed), "--model", args.model]))
-    bench.check_model(s["model"])
-    config = bench.build_config(s, out)
-    train, _ = split_suite(load_suite(Path(s["suite"])), config.holdout_ratio, config.seed)
+    s, config, train = train_split(out, args.seed, args.model)
     unknown = sorted(set(args.task) - {t.id for t in train})
     if unknown:
         raise UserError(f"--task: not a train task of split {args.seed}: {', '.join(unknown)}")

@@ -79,15 +79,21 @@ def repeat_seed(seed: int, repeat: int) -> int:
     return int(hashlib.sha256(f"reflect-probe-{seed}-{repeat}".encode()).hexdigest()[:8], 16)
 
 
+def train_split(out: Path, seed: int, model: str):
+    """The learning-curve benchmark's settings and config at its defaults (the model and split
+    given), and the train tasks of that split: what a probe of the train side starts from."""
+    s = bench.settings(bench.parse_args(["--out", str(out), "--seed", str(seed), "--model", model]))
+    bench.check_model(s["model"])
+    config = bench.build_config(s, out)
+    train, _ = split_suite(load_suite(Path(s["suite"])), config.holdout_ratio, config.seed)
+    return s, config, train
+
+
 def probe(args: argparse.Namespace) -> dict:
     if args.repeats < 1 or not 0 < args.temperature <= 2:
         raise UserError("--repeats must be at least 1 and --temperature above 0 and at most 2")
     out = args.out.resolve()
-    s = bench.settings(bench.parse_args(["--out", str(out), "--seed", str(args.seed), "--model", args.model]))
-    bench.check_model(s["model"])
-    config = bench.build_config(s, out)
-    suite = load_suite(Path(s["suite"]))
-    train, _ = split_suite(suite, config.holdout_ratio, config.seed)
+    s, config, train = train_split(out, args.seed, args.model)
     if args.task:
         unknown = sorted(set(args.task) - {t.id for t in train})
         if unknown:
