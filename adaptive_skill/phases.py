@@ -72,23 +72,36 @@ class ExploreAttempt(_FlatRecord):
     passed: bool  # as the evolver counts a pass (observations.passed)
     commands: list[str]  # its worked commands when it passed (trajectory/worked.py), else []
     trajectory: str | None
+    digest: str | None = None  # explore.agree: of the files it left (observe/agreement.py)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExploreAttempt:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 @dataclass
 class ExploreResult:
-    tasks: list[str]  # the batch tasks that had not passed, in batch order
+    tasks: list[str]  # the batch tasks that had not passed (explore.agree: every batch task), in batch order
     attempts: list[ExploreAttempt]
+    # explore.agree: per task, the attempt whose pass two attempts' files confirmed (0: the batch's),
+    # None where none did; None without explore.agree
+    agreed: dict[str, int | None] | None = None
 
     def found(self) -> list[str]:
-        """The tasks one of whose explore attempts passed."""
+        """The tasks that passed: one of whose explore attempts passed, or, with explore.agree, that
+        the vote passed (the batch's attempt confirmed included)."""
+        if self.agreed is not None:
+            return sorted(t for t, a in self.agreed.items() if a is not None)
         return sorted({a.task for a in self.attempts if a.passed})
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tasks": self.tasks, "attempts": [a.to_dict() for a in self.attempts]}
+        return {"tasks": self.tasks, "attempts": [a.to_dict() for a in self.attempts],
+                **({"agreed": self.agreed} if self.agreed is not None else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ExploreResult:
-        return cls(tasks=data["tasks"], attempts=[ExploreAttempt.from_dict(a) for a in data["attempts"]])
+        return cls(tasks=data["tasks"], attempts=[ExploreAttempt.from_dict(a) for a in data["attempts"]],
+                   agreed=data.get("agreed"))
 
     def event_summary(self) -> dict[str, Any]:
         return {"tasks": len(self.tasks), "attempts": len(self.attempts), "passed": self.found()}

@@ -593,3 +593,41 @@ def test_label_free_no_phase_reads_a_test_result(tmp_path, docker_client, base_i
                 assert not any(isinstance(r, dict) and {"passed", "tests_passed"} & set(r)
                                and "score" not in r for r in rows), path
     assert '"reward"' not in json.dumps(record) and "tests" not in json.dumps(record).replace("/tests", "")
+
+
+@pytest.mark.parametrize("same_files", [True, False])
+def test_label_free_agreement_counts_a_pass_only_when_two_attempts_left_the_same_files(
+        tmp_path, docker_client, base_image, same_files):
+    """explore.agree: the judge passes every attempt. When each attempt writes the same answer file,
+    the first explore pass confirms the batch's attempts (the vote's attempt 0) and their commands are
+    distilled; when each attempt leaves a file of its own (the time in nanoseconds), no two agree in
+    two explore passes and nothing is distilled, however sure the judge was. The tests are never read."""
+    write = "echo 42 > /app/answer.txt" if same_files else "date +%s%N > /app/answer.txt"
+    agent = [{"when": r"\[exit code", **submit("done")}, bash(write)]
+    judge = [{"content": {"score": 9, "category": "file-operations", "outcome": "Wrote the answer file.",
+                          "failure_reason": None}}]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": judge}, max_cycles=1,
+                                  evolver={"mode": "distill"},
+                                  explore={"passes": 2, "temperature": 1.0, "agree": True},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="agree", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    batch = json.loads((cycle / "solve.json").read_text())["tasks"]
+    explored = json.loads((cycle / "explore.json").read_text())
+    assert sorted(explored["tasks"]) == sorted(batch)  # the judge's passes are attempted again too
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    votes = {t: json.loads((cycle / "observations" / t / "agreed.json").read_text()) for t in batch}
+    if same_files:
+        assert explored["agreed"] == {t: 0 for t in batch}
+        assert [a["attempt"] for a in explored["attempts"]] == [1] * len(batch)  # confirmed in one pass
+        assert sorted(p["task"] for p in record["passed"]) == sorted(batch)
+        assert all(not p["explored"] for p in record["passed"])  # the batch's own commands
+        assert all(v["passed"] and v["commands"] == [write] for v in votes.values())
+    else:
+        assert explored["agreed"] == {t: None for t in batch}
+        assert len(explored["attempts"]) == 2 * len(batch)
+        assert record["passed"] == []
+        for vote in votes.values():
+            digests = [v["digest"] for v in vote["votes"]]
+            assert not vote["passed"] and len(digests) == 3 and len(set(digests)) == 3 and all(digests)

@@ -73,6 +73,10 @@ class ExploreConfig(_Strict):
     passes: int = Field(0, ge=0, le=10)
     temperature: float = Field(1.0, gt=0.0, le=2.0)
     reflect: bool = False
+    # label-free (trajectory_only): a task counts as passed only when the judge passes one of its
+    # attempts and another attempt (the batch's or an explore pass's) left the same files (the state
+    # digest, sandbox/state.py); every batch task is attempted again, the judge's passes included.
+    agree: bool = False
 
 
 class EvolverConfig(_Strict):

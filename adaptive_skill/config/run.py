@@ -77,6 +77,10 @@ class EvolveConfig(_Strict):
         if self.evolver.samples > 1 and self.models.evolver.temperature <= 0:
             raise ValueError("evolver.samples > 1 needs models.evolver.temperature > 0: at temperature 0 every "
                              "sample is the same reply")
+        if self.explore.agree and (not self.trajectory_only or not self.explore.passes
+                                   or self.sandbox.kind != "docker"):
+            raise ValueError("explore.agree needs trajectory_only: true (with labels the tests decide), "
+                             "explore.passes >= 1 and sandbox.kind: docker (it compares the files attempts left)")
         if self.task_proposal.enabled and self.sandbox.kind != "docker":
             raise ValueError("task_proposal.enabled needs sandbox.kind: docker (proposals are written and "
                              "checked in containers)")

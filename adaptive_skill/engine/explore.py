@@ -1,5 +1,7 @@
 """Explore (explore.passes): the batch's unpassed tasks attempted again, sampled hotter, each pass at
-its own seed, until one attempt passes; what worked is written beside the observations."""
+its own seed, until one attempt passes; what worked is written beside the observations. With
+explore.agree (label-free) every batch task is attempted again until two of its attempts agree
+(observe/agreement.py): the judge's passes of the batch are confirmed or not, as its fails are."""
 
 from __future__ import annotations
 
@@ -20,17 +22,30 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
     (trajectory_only off): a verified attempt is then decided by its tests, with no verdict. What
     each task's attempts did is written beside its observations (explored.json): the worked
     commands of a passed one, the scores. With explore.reflect each attempt is told what the
-    task's attempt before it (the batch's, then the last pass's) did wrong (agent/reflect.py)."""
+    task's attempt before it (the batch's, then the last pass's) did wrong (agent/reflect.py).
+    With explore.agree, a pass is the vote of observe/agreement.py over the task's attempts, the
+    batch's included, and its outcome is written beside the observations (agreed.json), which the
+    distiller reads in place of the batch's verdict."""
     from adaptive_skill.agent.reflect import reflection
     from adaptive_skill.observe import JudgeItem
+    from adaptive_skill.observe.agreement import AGREED, Vote, agreed, outcome, state_digest_of
     from adaptive_skill.observe.observations import EXPLORED, passed
     from adaptive_skill.sandbox.programs import Programs
 
     c = engine.config
     labels = {} if c.trajectory_only else {r.task_id: bool(r.passed) for r in solved.results
                                            if r.failure_mode != "unverified"}
-    todo = [item.task for item in observed.items
-            if not passed(item.score, labels.get(item.task), c.judge.pass_threshold)]
+    agree = c.explore.agree and c.trajectory_only
+    votes: dict[str, list[Vote]] = {}  # explore.agree: each task's attempts so far, the batch's first
+    if agree:
+        for item in observed.items:
+            if item.worked is not None:  # it has a trajectory
+                state = engine.run_dir.cycle_dir(n) / "solve" / "state" / item.task
+                votes[item.task] = [Vote(0, item.score, state_digest_of(state), list(item.worked))]
+        todo = list(votes)
+    else:
+        todo = [item.task for item in observed.items
+                if not passed(item.score, labels.get(item.task), c.judge.pass_threshold)]
     attempts: list[ExploreAttempt] = []
     found: set[str] = set()
     judge = engine.roles.judge()
@@ -68,22 +83,40 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
         for result, trajectory, label in loaded:
             verdict = next(verdicts) if trajectory is not None and label is None else None
             score = float(verdict.score) if verdict is not None and verdict.status == "ok" else None
-            ok = trajectory is not None and passed(score, label, c.judge.pass_threshold)
+            if agree:
+                vote = Vote(index + 1, score, state_digest_of(folder / "state" / result.task_id),
+                            worked_commands(trajectory) if trajectory is not None else [])
+                votes[result.task_id].append(vote)
+                ok = agreed(votes[result.task_id], c.judge.pass_threshold) is not None
+            else:
+                ok = trajectory is not None and passed(score, label, c.judge.pass_threshold)
             attempts.append(ExploreAttempt(task=result.task_id, attempt=index + 1,
                                            temperature=c.explore.temperature, score=score, passed=ok,
-                                           commands=worked_commands(trajectory) if ok else [],
-                                           trajectory=result.trajectory_path))
+                                           commands=worked_commands(trajectory) if ok and trajectory else [],
+                                           trajectory=result.trajectory_path,
+                                           digest=vote.digest if agree else None))
             if ok:
                 found.add(result.task_id)
-    explored = ExploreResult(tasks=todo, attempts=attempts)
+    explored = ExploreResult(tasks=todo, attempts=attempts,
+                             agreed={t: hit.attempt if (hit := agreed(v, c.judge.pass_threshold)) else None
+                                     for t, v in votes.items()} if agree else None)
     observations = engine.run_dir.cycle_dir(n) / "observations"
     for task_id in todo:
         if (observations / task_id).is_dir():
             write_json_atomic(observations / task_id / EXPLORED,
                               [{k: v for k, v in a.to_dict().items() if k != "trajectory"}
                                for a in attempts if a.task == task_id])
-    engine.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} unpassed task(s) passed at temperature "
-               f"{c.explore.temperature:g}" + (f" ({', '.join(explored.found())})" if explored.found() else ""))
+            if agree:
+                write_json_atomic(observations / task_id / AGREED, outcome(votes[task_id], c.judge.pass_threshold))
+    if agree:
+        batch = sorted(t for t, a in (explored.agreed or {}).items() if a == 0)
+        engine.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} task(s) passed with two attempts "
+                   f"agreeing ({len(batch)} the batch's attempt, confirmed)"
+                   + (f": {', '.join(explored.found())}" if explored.found() else ""))
+    else:
+        engine.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} unpassed task(s) passed at "
+                   f"temperature {c.explore.temperature:g}"
+                   + (f" ({', '.join(explored.found())})" if explored.found() else ""))
     return explored
 
 

@@ -62,6 +62,12 @@ class Roles:
         """Whether train attempts keep their final state and the judge reads checks of it (judge.check_state)."""
         return self.config.judge.check_state and self.config.sandbox.kind == "docker"
 
+    def keeps_state(self) -> bool:
+        """Whether train attempts keep their final state: for the checks, or for explore.agree's vote
+        (the digest of the files an attempt left)."""
+        agree = self.config.explore.agree and self.config.trajectory_only and self.config.sandbox.kind == "docker"
+        return self.checks_on() or agree
+
     def checker(self):
         """The checks of the final state: the judge's model writes them, cached by instruction."""
         if self._checker is None:

@@ -30,7 +30,7 @@ def run_attempts(engine, tasks: list[Task], workspace_dir: Path, out: Path, titl
                  keep_state: bool = False) -> list[AttemptResult]:
     """Each task once with the workspace in `workspace_dir`; results and trajectories under `out`,
     finished attempts reused. `keep_state`: each attempt's final state under `out`/state/<task> for
-    the checks of the label-free estimate (judge.check_state; train attempts only)."""
+    the label-free estimate (its checks, judge.check_state; its vote, explore.agree; train attempts only)."""
     from adaptive_skill.executors import AttemptJob, make_executor
 
     config = config or engine.config  # gate rounds: the agent's sampling settings of the round
@@ -39,7 +39,7 @@ def run_attempts(engine, tasks: list[Task], workspace_dir: Path, out: Path, titl
     job = AttemptJob(agent="llm", config=config, results_dir=out / "results",
                      trajectories_dir=out / "trajectories", workspace=workspace_dir,
                      drafts_dir=out.parent / "drafts" if engine.config.solver_proposed else None,
-                     notes=notes or {}, state_dir=out / "state" if keep_state and engine.roles.checks_on() else None)
+                     notes=notes or {}, state_dir=out / "state" if keep_state and engine.roles.keeps_state() else None)
     with engine.display.phase(title, len(tasks)) as progress, budget_stops(engine):
         results = executor.run(tasks, job, on_start=lambda t: progress.started(t.id), on_result=progress.attempt,
                                should_stop=lambda: stopping_reason(engine) is not None)

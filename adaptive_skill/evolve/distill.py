@@ -43,6 +43,7 @@ from adaptive_skill.evolve.outcome import Changes, EvolveOutcome
 from adaptive_skill.evolve.relevance import Failures, fold, installs
 from adaptive_skill.evolve.rules import skill_names
 from adaptive_skill.files import write_json_atomic
+from adaptive_skill.observe.agreement import AGREED
 from adaptive_skill.observe.observations import EXPLORED, TESTS, WORKED, passed
 from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, category_key, parse_skill_text
 
@@ -164,7 +165,8 @@ class DistillEvolver:
 def passed_attempts(observations: Path, pass_threshold: float, failures: Failures, *,
                     network: bool = False) -> list[Passed]:
     """The batch's tasks that passed, each with its first passing attempt's worked commands (the
-    batch's own, else the explore phase's), in task order; a task whose commands are all dropped
+    batch's own, else the explore phase's; with explore.agree, the attempt the vote counted,
+    agreed.json), in task order; a task whose commands are all dropped
     (too long, a backtick, a command that failed in the record, an install without a network) is
     left out."""
     if observations.is_symlink() or not observations.is_dir():
@@ -177,7 +179,11 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
         score = float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
         tests = _json(folder / TESTS).get("passed")
         commands, explored = None, False
-        if passed(score, tests if isinstance(tests, bool) else None, pass_threshold):
+        vote = _json(folder / AGREED)
+        if vote:  # explore.agree: the vote over the task's attempts decides, not the batch's verdict
+            commands, explored = (vote.get("commands"), vote.get("attempt") != 0) if vote.get("passed") is True \
+                else (None, False)
+        elif passed(score, tests if isinstance(tests, bool) else None, pass_threshold):
             commands = worked.get("commands")
         else:
             attempts = _json_list(folder / EXPLORED)

@@ -103,6 +103,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--explore-reflect", action="store_true",
                    help="explore.reflect: each explore attempt is told what the task's attempt before it did "
                         "wrong (its failed commands and their errors); needs --explore")
+    p.add_argument("--explore-agree", action="store_true",
+                   help="explore.agree: label-free, a task counts as passed only when the judge passes an "
+                        "attempt and another attempt of it left the same files (every batch task is attempted "
+                        "again; needs --explore and no --labels)")
     p.add_argument("--seed", type=int, default=0, help="run seed: holdout split, sampling seeds, bootstrap")
     p.add_argument("--gate-rounds", type=int, default=None,
                    help="holdout rounds of every gate decision (default 2; --quick 1): the sequential rule cut "
@@ -148,7 +152,8 @@ def settings(args: argparse.Namespace) -> dict:
             **({"evolver_samples": args.evolver_samples} if args.evolver_samples else {}),
             **({"batch_size": args.batch_size} if args.batch_size else {}),
             **({"explore": args.explore, "explore_temperature": args.explore_temperature} if args.explore else {}),
-            **({"explore_reflect": True} if args.explore_reflect else {})}
+            **({"explore_reflect": True} if args.explore_reflect else {}),
+            **({"explore_agree": True} if args.explore_agree else {})}
 
 
 def chosen_parts(args: argparse.Namespace) -> dict:
@@ -189,7 +194,7 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
                    "temperature": s["temperature"], "judge_check": s["judge_check"]},
         "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6, "samples": samples},
         "explore": {"passes": s.get("explore", 0), "temperature": s.get("explore_temperature", 1.0),
-                    "reflect": s.get("explore_reflect", False)}})
+                    "reflect": s.get("explore_reflect", False), "agree": s.get("explore_agree", False)}})
 
 
 def check_model(model: str) -> None:
@@ -452,6 +457,8 @@ def start(args: argparse.Namespace) -> None:
         raise UserError("--explore must be 0 to 10 and --explore-temperature above 0 and at most 2")
     if args.explore_reflect and not args.explore:
         raise UserError("--explore-reflect needs --explore N: it changes what the explore attempts are told")
+    if args.explore_agree and (not args.explore or args.labels):
+        raise UserError("--explore-agree needs --explore N and no --labels: it is the label-free estimate's vote")
     chosen = chosen_parts(args)
     check_model(s["model"])
     Bench(args.out.resolve(), s, chosen).run()

@@ -1,0 +1,56 @@
+"""Agreement across attempts (explore.agree): the label-free estimate's vote. One verdict of the 1.5B
+judge passes too many wrong attempts (precision 56% on 80 train attempts); a pass it gives to an
+attempt whose final files another attempt of the same task also reached is right far more often
+(82% [66, 92], docs/observe.md "How precise it is"). A lone state, however confident the judge, is
+not a success.
+
+The rule, in one place: a task counts as passed when one of its attempts is judged at or above the
+threshold and at least one other attempt left the same files (the state digest, sandbox/state.py).
+The attempt that counts is the first such one; its worked commands are what the evolver learns from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+AGREED = "agreed.json"  # per task explore attempted under explore.agree: the vote's outcome (observations/<task>)
+
+
+@dataclass
+class Vote:
+    """One attempt of a task: 0 is the batch's, 1.. the explore passes'."""
+
+    attempt: int
+    score: float | None  # the judge's, 0-10
+    digest: str | None  # of the files it left (None: not captured, or cut at the size cap)
+    commands: list[str] = field(default_factory=list)  # its worked commands
+
+
+def agreed(votes: list[Vote], pass_threshold: float) -> Vote | None:
+    """The first attempt the judge passed whose final files another attempt also left; None if none."""
+    for vote in votes:
+        if vote.score is None or vote.score < pass_threshold or not vote.digest:
+            continue
+        if any(other is not vote and other.digest == vote.digest for other in votes):
+            return vote
+    return None
+
+
+def outcome(votes: list[Vote], pass_threshold: float) -> dict[str, Any]:
+    """What agreed.json holds for a task: whether it counts as passed, by which attempt, and every vote."""
+    hit = agreed(votes, pass_threshold)
+    return {"passed": hit is not None, "attempt": hit.attempt if hit else None,
+            "commands": list(hit.commands) if hit else [],
+            "votes": [{"attempt": v.attempt, "score": v.score, "digest": v.digest} for v in votes]}
+
+
+def state_digest_of(state_dir: Path) -> str | None:
+    """The digest of an attempt's kept final state (state.json beside it), None when there is none
+    or it was cut at the size cap (a cut state is not the whole state, so it cannot agree)."""
+    from adaptive_skill.sandbox.state import load_state
+
+    state = load_state(state_dir) if state_dir.is_dir() else None
+    if state is None or state.error or not all(root.complete for root in state.roots):
+        return None
+    return state.digest
