@@ -88,3 +88,43 @@ def test_agree_is_refused_where_it_cannot_vote(tmp_path):
                   {"sandbox": {"kind": "local"}, "explore": {"passes": 1, "agree": True}}):
         with pytest.raises(ValueError, match="explore.agree needs"):
             EvolveConfig.model_validate({**base, **extra})
+
+
+def _write(path, data):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
+def test_vote_precision_reads_the_tests_only_afterwards_and_counts_wrong_entries(tmp_path):
+    """benchmarks/evolution/vote_precision.py on a hand-made run: the judge passed both batch
+    attempts (one wrongly); the vote confirmed the right one at attempt 0 and counted the wrong one's
+    explore attempt 1, which the tests failed: precision 1/2 per task, one distilled entry wrong."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "evolution"))
+    import vote_precision
+
+    cycle = tmp_path / "run" / "cycles" / "001"
+    _write(cycle / "observe.json", {"items": [{"task": "a", "verdict": {"score": 9}},
+                                              {"task": "b", "verdict": {"score": 8}},
+                                              {"task": "c", "verdict": {"score": 2}}]})
+    _write(cycle / "explore.json", {"tasks": ["a", "b", "c"], "agreed": {"a": 0, "b": 1, "c": None}, "attempts": [
+        {"task": "a", "attempt": 1, "score": 9, "digest": "x"},
+        {"task": "b", "attempt": 1, "score": 9, "digest": "y"},
+        {"task": "c", "attempt": 1, "score": 3, "digest": "z"}]})
+    for task, passed in (("a", True), ("b", False), ("c", False)):
+        _write(cycle / "solve" / "results" / f"{task}.json", {"passed": passed})
+        _write(cycle / "solve" / "state" / task / "state.json", {"digest": {"a": "x", "b": "y", "c": "q"}[task]})
+        _write(cycle / "explore" / "p1" / "results" / f"{task}.json", {"passed": task in ("a", "c")})
+    _write(cycle / "evolve" / "distill.json", {"passed": [{"task": "a", "explored": False, "commands": ["echo a"]},
+                                                         {"task": "b", "explored": True, "commands": ["echo b"]}]})
+    rows_file = tmp_path / "rows.jsonl"
+    assert vote_precision.main(["--run", str(tmp_path / "run"), "--out", str(rows_file)]) == 0
+    table = vote_precision.summary([json.loads(line) for line in rows_file.read_text().splitlines()])
+    judge = table["judge_on_batch"]
+    assert (judge["tp"], judge["fp"], judge["fn"], judge["precision"]) == (1, 1, 0, 0.5)
+    estimate = table["run_estimate_per_task"]
+    assert (estimate["tp"], estimate["fp"], estimate["fn"]) == (1, 1, 1)  # c passed its tests hot; no vote saw it
+    assert table["distilled_from_a_failed_attempt"] == ["b"]
+    assert vote_precision.main(["--run", str(tmp_path)]) == 2  # not a run directory

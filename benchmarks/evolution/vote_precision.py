@@ -1,0 +1,130 @@
+"""How right the label-free estimate of an evolve run was, read against the tests afterwards.
+
+    python benchmarks/evolution/vote_precision.py --run RUN_DIR --out ROWS.jsonl   # export
+    python benchmarks/evolution/vote_precision.py --summary ROWS.jsonl             # the table
+
+An evolve run keeps every train attempt's test result apart from what evolution reads (the
+verifier runs on every attempt; with trajectory_only no phase reads it). This script reads them
+only afterwards. Export: one compact row per train attempt (cycle, task, attempt: 0 the batch's,
+k the explore pass's; the judge's score; the digest of the files it left; whether its tests passed;
+whether the run counted it as the task's pass), and one row per distilled entry. Summary: the
+precision (Wilson 95% interval) and recall of the judge alone on the batch, of the run's own
+estimate (explore.agree's vote, else the judge) per task, and how many distilled entries came from
+an attempt the tests failed. The rows are small and are what docs/results.md keeps per run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from adaptive_skill.files import read_json  # noqa: E402
+
+THRESHOLD = 7.0  # judge.pass_threshold of every documented run
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> list[float] | None:
+    if not n:
+        return None
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return [round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
+
+
+def _tests(results_dir: Path, task: str) -> bool | None:
+    data = read_json(results_dir / f"{task}.json", None)
+    if not isinstance(data, dict) or data.get("failure_mode") == "unverified":
+        return None
+    return bool(data.get("passed"))
+
+
+def export(run: Path) -> list[dict]:
+    """Every train attempt of every cycle of `run`, with its test result, and the distilled entries."""
+    rows: list[dict] = []
+    for cycle_dir in sorted((run / "cycles").glob("[0-9]*")):
+        cycle = int(cycle_dir.name)
+        observed = read_json(cycle_dir / "observe.json", None) or {}
+        explored = read_json(cycle_dir / "explore.json", None) or {}
+        agreed = explored.get("agreed")
+        for item in observed.get("items", []):
+            task = item["task"]
+            verdict = item.get("verdict") or {}
+            state = read_json(cycle_dir / "solve" / "state" / task / "state.json", None) or {}
+            rows.append({"kind": "attempt", "cycle": cycle, "task": task, "attempt": 0,
+                         "score": verdict.get("score"), "digest": state.get("digest"),
+                         "tests": _tests(cycle_dir / "solve" / "results", task),
+                         "counted": agreed.get(task) == 0 if agreed is not None else
+                         (verdict.get("score") or 0) >= THRESHOLD})
+        for attempt in explored.get("attempts", []):
+            task, k = attempt["task"], attempt["attempt"]
+            rows.append({"kind": "attempt", "cycle": cycle, "task": task, "attempt": k,
+                         "score": attempt.get("score"), "digest": attempt.get("digest"),
+                         "tests": _tests(cycle_dir / "explore" / f"p{k}" / "results", task),
+                         "counted": agreed.get(task) == k if agreed is not None else bool(attempt.get("passed"))})
+        distilled = read_json(cycle_dir / "evolve" / "distill.json", None) or {}
+        for entry in distilled.get("passed", []):
+            rows.append({"kind": "distilled", "cycle": cycle, "task": entry.get("task"),
+                         "explored": entry.get("explored"), "commands": entry.get("commands")})
+    return rows
+
+
+def summary(rows: list[dict]) -> dict:
+    attempts = [r for r in rows if r["kind"] == "attempt" and r["tests"] is not None]
+    batch = [r for r in attempts if r["attempt"] == 0]
+
+    def table(predicted: list[bool], labels: list[bool]) -> dict:
+        tp = sum(p and y for p, y in zip(predicted, labels, strict=True))
+        fp = sum(p and not y for p, y in zip(predicted, labels, strict=True))
+        fn = sum(not p and y for p, y in zip(predicted, labels, strict=True))
+        return {"tp": tp, "fp": fp, "fn": fn, "precision": round(tp / (tp + fp), 3) if tp + fp else None,
+                "precision_interval": wilson(tp, tp + fp), "recall": round(tp / (tp + fn), 3) if tp + fn else None}
+
+    judge = table([(r["score"] or 0) >= THRESHOLD for r in batch], [r["tests"] for r in batch])
+    # per task: counted as passed by the run; right when the counted attempt's tests passed; a task is
+    # passable when any of its attempts passed its tests
+    tasks: dict[tuple[int, str], list[dict]] = {}
+    for r in attempts:
+        tasks.setdefault((r["cycle"], r["task"]), []).append(r)
+    counted = [next((r for r in group if r["counted"]), None) for group in tasks.values()]
+    passable = [any(r["tests"] for r in group) for group in tasks.values()]
+    estimate = table([c is not None for c in counted], [c["tests"] if c else p for c, p in zip(counted, passable,
+                                                                                                strict=True)])
+    right = {(r["cycle"], r["task"]): r["tests"] for r in attempts if r["counted"]}
+    distilled = [r for r in rows if r["kind"] == "distilled"]
+    wrong = [r["task"] for r in distilled if right.get((r["cycle"], r["task"])) is False]
+    return {"attempts": len(attempts), "batch": len(batch), "tasks": len(tasks),
+            "batch_passed_by_tests": sum(r["tests"] for r in batch),
+            "judge_on_batch": judge, "run_estimate_per_task": estimate,
+            "distilled": len(distilled), "distilled_from_a_failed_attempt": wrong}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--run", type=Path, help="an evolve run directory (runs/<id>) to export")
+    p.add_argument("--out", type=Path, help="where the exported rows go (jsonl)")
+    p.add_argument("--summary", type=Path, help="rows written by --out: print the table")
+    args = p.parse_args(argv)
+    if args.run:
+        if not (args.run / "cycles").is_dir() or not args.out:
+            print(f"error: {args.run}: not an evolve run directory (no cycles/), or no --out", file=sys.stderr)
+            return 2
+        rows = export(args.run)
+        args.out.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        print(f"wrote {len(rows)} rows to {args.out}")
+    source = args.summary or args.out
+    if not source or not source.is_file():
+        print("error: give --run RUN --out ROWS.jsonl, or --summary ROWS.jsonl", file=sys.stderr)
+        return 2
+    rows = [json.loads(line) for line in source.read_text().splitlines() if line.strip()]
+    print(json.dumps(summary(rows), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
