@@ -5,11 +5,13 @@ Terminal-Bench:  task.yaml, Dockerfile, run-tests.sh, tests/, solution.sh
 
 Every problem names the task and the file. `scan_suite` loads what it can: a broken task is refused
 (reported with its file and reason) and the rest of the suite still runs; `load_suite` is the strict
-form for callers that need every task. Fields neither layout knows are reported once per suite.
+form for callers that need every task. Fields neither layout knows are reported once per suite. A
+suite's families.toml (tasks/families.py) sets `Task.family`; a malformed one fails the whole scan.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Callable
@@ -20,6 +22,7 @@ import yaml
 
 from adaptive_skill.errors import UserError
 from adaptive_skill.tasks.compose import COMPOSE_FILE, ComposeMain, ComposeProblem, read_compose
+from adaptive_skill.tasks.families import read_families
 from adaptive_skill.tasks.model import Env, RefusedTask, Suite, Task
 from adaptive_skill.tasks.parsers import DEFAULT_PARSER, KNOWN_UNSUPPORTED, PARSERS
 
@@ -95,6 +98,9 @@ def scan_suite(path: Path) -> Suite:
         raise TaskError(f"suite {path}: no task directories found")
     warnings = [f"unknown field {name} in {len(ids)} task(s) (e.g. {ids[0]}): ignored"
                 for name, ids in sorted(unknown.items())]
+    families = read_families(path, TaskError)  # the suite's families.toml, if any (tasks/families.py)
+    if families:
+        tasks = [dataclasses.replace(t, family=families.get(t.id)) for t in tasks]
     return Suite(path, tasks, refused, warnings)
 
 

@@ -61,6 +61,9 @@ class Task:
     files_in: tuple[tuple[Path, str], ...] = ()  # TB1 compose volumes of the task's own files: copied in at start
     build_offline: bool = False  # build the image with no network (proposed tasks: their Dockerfile is model output)
     services: tuple[Service, ...] = ()  # TB1 compose sibling services, started next to the task's container
+    # The suite's families.toml: tasks one command solves up to a path, a name or a value (tasks/families.py);
+    # None when the task is in no declared family
+    family: str | None = None
 
 
 def service_task(task: Task, service: Service) -> Task:

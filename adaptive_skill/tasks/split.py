@@ -1,6 +1,9 @@
 """Seeded, category-stratified train/holdout split, batches that rotate through the train pool, and
 the proposed tasks' own slots next to them.
 
+Declared families (tasks/families.py) can be kept whole on one side (`split_suite(..., families=True)`),
+and `holdout_twins` tells which holdout tasks have a family member in the train pool.
+
 Batches are a pure function of (train pool, batch size, seed, cycle): a resumed run asks for the
 same cycle and gets the same batch, with no state to store. Within an epoch every train task is
 used once before any repeats (a-evolve re-uses the same first N tasks every cycle).
@@ -15,11 +18,15 @@ from collections.abc import Sequence
 from adaptive_skill.tasks.model import Task
 
 
-def split_suite(tasks: Sequence[Task], holdout_ratio: float, seed: int) -> tuple[list[Task], list[Task]]:
+def split_suite(tasks: Sequence[Task], holdout_ratio: float, seed: int,
+                families: bool = False) -> tuple[list[Task], list[Task]]:
     """(train, holdout). Each category contributes about `holdout_ratio` of its tasks; the total is
-    rounded with largest remainders, and with a non-zero ratio and 2+ tasks both sides are non-empty."""
+    rounded with largest remainders, and with a non-zero ratio and 2+ tasks both sides are non-empty.
+    With `families`, each declared family (Task.family) goes whole to one side (_split_families)."""
     if not 0.0 <= holdout_ratio < 1.0:
         raise ValueError("holdout_ratio must be in [0, 1)")
+    if families:
+        return _split_families(tasks, holdout_ratio, seed)
     by_category: dict[str, list[Task]] = defaultdict(list)
     for task in sorted(tasks, key=lambda t: t.id):
         by_category[task.category].append(task)
@@ -46,6 +53,68 @@ def split_suite(tasks: Sequence[Task], holdout_ratio: float, seed: int) -> tuple
     holdout = [t for c, m in by_category.items() for t in m[:counts[c]]]
     train = [t for c, m in by_category.items() for t in m[counts[c]:]]
     return sorted(train, key=lambda t: t.id), sorted(holdout, key=lambda t: t.id)
+
+
+def _split_families(tasks: Sequence[Task], holdout_ratio: float, seed: int) -> tuple[list[Task], list[Task]]:
+    """split_suite over units: a declared family is one unit, every other task its own. A unit counts
+    in the category of its first task (by id); each category's units are shuffled with the same seed
+    as split_suite's, and its share is filled by taking, in that order, each unit that brings the
+    holdout closer to the share; what one category overshoots or misses is carried into the next
+    (in name order), so the total stays close. With no family declared this is split_suite exactly."""
+    units: dict[tuple[str, str], list[Task]] = defaultdict(list)
+    for task in sorted(tasks, key=lambda t: t.id):
+        units[("family", task.family) if task.family else ("task", task.id)].append(task)
+    by_category: dict[str, list[list[Task]]] = defaultdict(list)
+    for unit in sorted(units.values(), key=lambda members: members[0].id):
+        by_category[unit[0].category].append(unit)
+    for category, members in by_category.items():
+        random.Random(f"{seed}:split:{category}").shuffle(members)
+    sizes = {c: sum(len(u) for u in m) for c, m in by_category.items()}
+    total = len(tasks)
+    target = round(total * holdout_ratio)
+    if holdout_ratio > 0 and total >= 2:
+        target = min(max(target, 1), total - 1)
+    # Each category's share, rounded with largest remainders as split_suite does.
+    exact = {c: n * holdout_ratio for c, n in sizes.items()}
+    shares = {c: int(v) for c, v in exact.items()}
+    for category in sorted(by_category, key=lambda c: (-(exact[c] - shares[c]), c)):
+        if sum(shares.values()) >= target:
+            break
+        if shares[category] < sizes[category]:
+            shares[category] += 1
+    while sum(shares.values()) > target:
+        shares[max(shares, key=lambda c: (shares[c], c))] -= 1
+
+    held: list[list[Task]] = []
+    surplus = 0  # holdout tasks so far minus the shares so far
+    for category in sorted(by_category):  # a fixed order, so the carry is reproducible
+        want, count = shares[category] - surplus, 0
+        for unit in by_category[category]:
+            if abs(count + len(unit) - want) < abs(count - want):
+                held.append(unit)
+                count += len(unit)
+        surplus += count - shares[category]
+    unit_list = [u for c in sorted(by_category) for u in by_category[c]]
+    if holdout_ratio > 0 and len(unit_list) >= 2:  # both sides non-empty, as split_suite promises
+        if not held:
+            held.append(min(unit_list, key=lambda u: (len(u), u[0].id)))
+        elif len(held) == len(unit_list):
+            held.remove(max(held, key=lambda u: (len(u), u[0].id)))
+    held_ids = {t.id for unit in held for t in unit}
+    ordered = sorted(tasks, key=lambda t: t.id)
+    return [t for t in ordered if t.id not in held_ids], [t for t in ordered if t.id in held_ids]
+
+
+def holdout_twins(train: Sequence[Task], holdout: Sequence[Task]) -> tuple[dict[str, list[str]], list[str]]:
+    """(twins, others) of a split's holdout: `twins` maps each holdout task with a declared family
+    member in the train pool to those train tasks' ids; `others` are the remaining holdout ids. A curve
+    on `twins` measures recall of a sibling's command, one on `others` a lesson that carries over."""
+    by_family: dict[str, list[str]] = defaultdict(list)
+    for task in train:
+        if task.family:
+            by_family[task.family].append(task.id)
+    twins = {t.id: sorted(by_family[t.family]) for t in holdout if t.family and by_family.get(t.family)}
+    return dict(sorted(twins.items())), sorted(t.id for t in holdout if t.id not in twins)
 
 
 def batch_for_cycle(train: Sequence[Task], batch_size: int, seed: int, cycle: int) -> list[Task]:
