@@ -4,6 +4,9 @@ holdout_twins tells the twin holdout tasks from the others."""
 
 import dataclasses
 import itertools
+import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -188,7 +191,7 @@ def test_holdout_twins():
 
 
 def test_terminal_easy_split_2_twins_as_documented():
-    """docs/engine.md#splits-and-families lists these; the documented runs use split 2."""
+    """docs/concepts.md#splits-and-families lists these; the documented runs use split 2."""
     tasks = load_suite(EASY)
     train, holdout = split_suite(tasks, 0.5, 2)
     twins, others = holdout_twins(train, holdout)
@@ -202,3 +205,37 @@ def test_terminal_easy_split_2_twins_as_documented():
         train, holdout = split_suite(tasks, 0.5, seed, families=True)
         assert (len(train), len(holdout)) == (40, 40) and not crossing(train, holdout)
         assert holdout_twins(train, holdout)[0] == {}
+
+
+# -- tasks list --families ---------------------------------------------------------------------
+
+def cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "adaptive_skill", *map(str, args)], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+
+
+def test_tasks_list_shows_families_and_twins():
+    result = cli("tasks", "list", EASY, "--holdout-ratio", "0.5", "--seed", "2", "--families", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = {row["id"]: row for row in json.loads(result.stdout)}
+    assert rows["hello-script"]["split"] == "holdout" and rows["hello-script"]["twin_of"] == ["greet-script"]
+    assert rows["greet-script"]["family"] == "hello-script" and rows["greet-script"]["twin_of"] == []
+    assert sum(bool(row["twin_of"]) for row in rows.values()) == 7
+    plain = json.loads(cli("tasks", "list", EASY, "--format", "json").stdout)
+    assert "family" not in plain[0]  # only when asked
+    by_family = cli("tasks", "list", EASY, "--holdout-ratio", "0.5", "--seed", "2", "--families", "--split-by-family")
+    assert by_family.returncode == 0 and "(seed 2, by family)" in by_family.stdout
+    assert "9 families, 0 holdout task(s)" in by_family.stdout
+
+
+def test_tasks_list_takes_split_by_family_from_the_run(tmp_path):
+    _twin_suite(tmp_path / "suite")
+    (tmp_path / "suite" / "families.toml").write_text('[families]\nw = ["word-a", "word-b"]\n')
+    run = tmp_path / "run"
+    run.mkdir()
+    for seed in range(6):
+        (run / "config.yaml").write_text(f"paths: {{suite: {tmp_path / 'suite'}}}\nholdout_ratio: 0.5\nseed: {seed}\n"
+                                         "split_by_family: true\n")
+        rows = json.loads(cli("tasks", "list", "--run", run, "--format", "json").stdout)
+        split = {row["id"]: row["split"] for row in rows}
+        assert split["word-a"] == split["word-b"]

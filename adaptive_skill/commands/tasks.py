@@ -21,6 +21,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                       "proposed tasks, admitted or rejected")
     listing.add_argument("--holdout-ratio", type=float, default=None, metavar="X", help="default 0.2, or the run's")
     listing.add_argument("--seed", type=int, default=None, metavar="N", help="default 0, or the run's")
+    listing.add_argument("--split-by-family", action="store_true", default=None,
+                         help="keep each family of the suite's families.toml on one side (default: the run's "
+                              "split_by_family, else off)")
+    listing.add_argument("--families", action="store_true", help="show each task's family, and for a holdout task "
+                                                                 "the train tasks of its family (its twins)")
     add_format_arg(listing, ("text", "json"), "text (default): a table; json: one object per task, refused "
                                               "tasks included", json_flag=True)
     listing.set_defaults(handler=list_cmd)
@@ -39,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def list_cmd(args: argparse.Namespace) -> int:
     from adaptive_skill.commands.common import REFUSED_EXIT, load_suite_reporting
     from adaptive_skill.errors import UserError
-    from adaptive_skill.tasks import split_suite
+    from adaptive_skill.tasks import holdout_twins, split_suite
 
     run = _run_settings(args.run) if args.run else {}
     suite_path = args.suite or run.get("suite")
@@ -50,13 +55,16 @@ def list_cmd(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else run.get("seed", 0)
     if not 0 <= ratio < 1:
         raise UserError("--holdout-ratio must be in [0, 1)")
+    by_family = args.split_by_family if args.split_by_family is not None else run.get("split_by_family", False)
     suite = load_suite_reporting(suite_path)
     tasks = suite.tasks
-    _, holdout = split_suite(tasks, ratio, seed)
+    train, holdout = split_suite(tasks, ratio, seed, families=by_family)
     held = {t.id for t in holdout}
+    twins = holdout_twins(train, holdout)[0]
     origin = {"source": "suite", "cycle": None, "status": None, "reason": None} if args.run else {}
     rows = [{"id": t.id, "category": t.category, "difficulty": t.difficulty, "layout": t.layout,
-             "split": "holdout" if t.id in held else "train", **origin} for t in tasks]
+             "split": "holdout" if t.id in held else "train", **origin,
+             **({"family": t.family, "twin_of": twins.get(t.id, [])} if args.families else {})} for t in tasks]
     proposals = run.get("proposals", [])
     proposed = [_proposed_row(p) for p in proposals]
     code = REFUSED_EXIT if suite.refused else 0
@@ -64,7 +72,10 @@ def list_cmd(args: argparse.Namespace) -> int:
         # Refused tasks are listed too, with split "refused" and their reason, in id order.
         rows += [{"id": r.id, "category": None, "difficulty": None, "layout": None, "split": "refused", **origin,
                   "file": r.file, "reason": r.reason} for r in suite.refused]
-        print(json.dumps(sorted(rows + proposed, key=lambda row: row["id"]), indent=2))
+        listed = sorted(rows + proposed, key=lambda row: row["id"])
+        if args.families:  # refused and proposed tasks are in no family
+            listed = [{**row, "family": row.get("family"), "twin_of": row.get("twin_of", [])} for row in listed]
+        print(json.dumps(listed, indent=2))
         return code
     from rich.console import Console
     from rich.markup import escape
@@ -72,16 +83,22 @@ def list_cmd(args: argparse.Namespace) -> int:
 
     from adaptive_skill.report.markdown import plain
 
-    title = f"{len(tasks)} tasks, {len(held)} held out (seed {seed})"
+    title = f"{len(tasks)} tasks, {len(held)} held out (seed {seed}{', by family' if by_family else ''})"
+    if args.families:
+        title += (f"; {len({t.family for t in tasks if t.family})} families, {len(twins)} holdout task(s) "
+                  "with a twin in the train pool")
     if args.run:
         admitted = sum(row["split"] == "train" for row in proposed)
         title += f"; run {Path(args.run).name} proposed {len(proposed)}, {admitted} in the train pool"
     table = Table(title=title)
-    for column in ("id", "category", "difficulty", "layout", "split", *(["source"] if args.run else [])):
+    family_columns = ["family", "twin of"] if args.families else []
+    for column in ("id", "category", "difficulty", "layout", "split", *(["source"] if args.run else []),
+                   *family_columns):
         table.add_column(column)
     for row in rows:
         table.add_row(*(escape(str(row[key])) for key in ("id", "category", "difficulty", "layout", "split")),
-                      *(["suite"] if args.run else []))
+                      *(["suite"] if args.run else []),
+                      *([escape(row["family"] or ""), escape(", ".join(row["twin_of"]))] if args.families else []))
     for refused in suite.refused:
         table.add_row(escape(refused.id), "", "", "", "[red]refused[/]", *(["suite"] if args.run else []))
     for proposal, row in zip(proposals, proposed, strict=True):  # what a model wrote: never markup or escapes
@@ -119,6 +136,8 @@ def _run_settings(path: str) -> dict:
         found["holdout_ratio"] = float(config["holdout_ratio"])
     if isinstance(config.get("seed"), int) and not isinstance(config.get("seed"), bool):
         found["seed"] = config["seed"]
+    if isinstance(config.get("split_by_family"), bool):
+        found["split_by_family"] = config["split_by_family"]
     return found
 
 
