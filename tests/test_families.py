@@ -171,6 +171,13 @@ def test_family_split_without_families_is_the_plain_split():
             assert split_suite(tasks, ratio, seed, families=True) == split_suite(tasks, ratio, seed)
 
 
+def test_family_split_fills_with_what_fits_before_overshooting():
+    tasks = family_tasks({"a": [3, 1, 1, 1]})  # a share of 3: the family alone or the three lone tasks
+    for seed in range(20):
+        train, holdout = split_suite(tasks, 0.5, seed, families=True)
+        assert len(holdout) == 3 and not crossing(train, holdout)
+
+
 def test_family_split_edges():
     one_family_and_one_task = family_tasks({"a": [3, 1]})
     for seed in range(10):
@@ -201,10 +208,13 @@ def test_terminal_easy_split_2_twins_as_documented():
                      "sqlite-create-table": ["sqlite-drop-table", "sqlite-run-create-statement"],
                      "sqlite-delete-all-logs": ["sqlite-drop-table", "sqlite-run-create-statement"]}
     assert len(others) == 33
+    held_families = {2: {"git-branch", "hello-script", "tar-extract"},
+                     3: {"copy-file", "git-branch", "hello-script", "json-tool", "tar-extract"}}
     for seed in (2, 3):
         train, holdout = split_suite(tasks, 0.5, seed, families=True)
         assert (len(train), len(holdout)) == (40, 40) and not crossing(train, holdout)
         assert holdout_twins(train, holdout)[0] == {}
+        assert {t.family for t in holdout if t.family} == held_families[seed]
 
 
 # -- tasks list --families ---------------------------------------------------------------------

@@ -58,9 +58,9 @@ def split_suite(tasks: Sequence[Task], holdout_ratio: float, seed: int,
 def _split_families(tasks: Sequence[Task], holdout_ratio: float, seed: int) -> tuple[list[Task], list[Task]]:
     """split_suite over units: a declared family is one unit, every other task its own. A unit counts
     in the category of its first task (by id); each category's units are shuffled with the same seed
-    as split_suite's, and its share is filled by taking, in that order, each unit that brings the
-    holdout closer to the share; what one category overshoots or misses is carried into the next
-    (in name order), so the total stays close. With no family declared this is split_suite exactly."""
+    as split_suite's, and its share is filled by taking, in that order, each unit that fits, then a
+    unit that overshoots if that comes closer; what one category overshoots or misses is carried into
+    the next (in name order), so the total stays close. With no family declared this is split_suite exactly."""
     units: dict[tuple[str, str], list[Task]] = defaultdict(list)
     for task in sorted(tasks, key=lambda t: t.id):
         units[("family", task.family) if task.family else ("task", task.id)].append(task)
@@ -89,7 +89,14 @@ def _split_families(tasks: Sequence[Task], holdout_ratio: float, seed: int) -> t
     surplus = 0  # holdout tasks so far minus the shares so far
     for category in sorted(by_category):  # a fixed order, so the carry is reproducible
         want, count = shares[category] - surplus, 0
-        for unit in by_category[category]:
+        rest = []
+        for unit in by_category[category]:  # first what fits, in the seeded order
+            if count + len(unit) <= want:
+                held.append(unit)
+                count += len(unit)
+            else:
+                rest.append(unit)
+        for unit in rest:  # then a unit that overshoots, if that comes closer
             if abs(count + len(unit) - want) < abs(count - want):
                 held.append(unit)
                 count += len(unit)
