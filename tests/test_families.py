@@ -249,3 +249,26 @@ def test_tasks_list_takes_split_by_family_from_the_run(tmp_path):
         rows = json.loads(cli("tasks", "list", "--run", run, "--format", "json").stdout)
         split = {row["id"]: row["split"] for row in rows}
         assert split["word-a"] == split["word-b"]
+
+
+# -- the engine's split ----------------------------------------------------------------------------
+
+def test_engine_splits_by_family_only_when_configured(tmp_path):
+    from taskfactory import scripted_engine_config
+
+    from adaptive_skill.config import EvolveConfig, load_config
+    from adaptive_skill.engine import AdaptiveSkillEngine
+
+    assert EvolveConfig().split_by_family is False  # the documented runs' splits stay as they were
+    path = scripted_engine_config(tmp_path, {"agent": []}, holdout_ratio=0.5, sandbox={"kind": "local"})
+    (tmp_path / "suite" / "families.toml").write_text('[families]\nf = ["task-0", "task-1", "task-2"]\n')
+    config = load_config(path)
+    crossed = 0
+    for seed in range(4):
+        for by_family in (False, True):
+            config.seed, config.split_by_family = seed, by_family
+            engine = AdaptiveSkillEngine.start(config, run_id=f"s{seed}-{by_family}", log=lambda line: None)
+            assert (engine.train, engine.holdout) == split_suite(engine.suite, 0.5, seed, families=by_family)
+            crossed += bool(crossing(engine.train, engine.holdout))
+            assert not by_family or not crossing(engine.train, engine.holdout)
+    assert crossed  # without the switch some seed puts the family on both sides

@@ -42,6 +42,9 @@ class EvolveConfig(_Strict):
     prompt_only: bool = False
     batch_size: int = Field(10, gt=0)
     holdout_ratio: float = Field(0.2, ge=0.0, lt=1.0)
+    # Keep each family of the suite's families.toml on one side of the split (docs/concepts.md#splits-and-families);
+    # off by default, so the documented runs' splits stay as they were.
+    split_by_family: bool = False
     egl_threshold: float = Field(0.05, ge=0.0)
     egl_window: int = Field(3, gt=0)
     # Run shape.
