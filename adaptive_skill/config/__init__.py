@@ -12,11 +12,13 @@ every `api_key` are redacted whenever a config is written out.
     evolver.py    the evolver and its team, the skill rules, the explore phase
     proposals.py  the novelty loop and task proposal in the engine
     spiral.py     the loop monitor
+    curve.py      the `curve:` section of adaptive-skill curve
     loading.py    YAML, --set overrides, ${VAR} expansion, validation errors with their lines
     base.py       the strict base model, key paths, the redaction mark
 """
 
 from adaptive_skill.config.base import REDACTED
+from adaptive_skill.config.curve import CurveConfig, ExpertSplitConfig
 from adaptive_skill.config.evolver import (
     EvolverConfig,
     ExploreConfig,
@@ -51,8 +53,9 @@ from adaptive_skill.errors import ConfigError  # what load_config raises, import
 
 __all__ = [
     "ConfigError",
-    "REDACTED", "AlternationConfig", "EmbedderConfig", "EvolveConfig", "EvolverConfig", "ExactRepetitionConfig",
-    "ExecutorConfig", "ExploreConfig", "GatingConfig", "GoalDriftConfig", "IntentRepetitionConfig", "JudgeConfig",
+    "REDACTED", "AlternationConfig", "CurveConfig", "EmbedderConfig", "EvolveConfig", "EvolverConfig",
+    "ExactRepetitionConfig", "ExecutorConfig", "ExpertSplitConfig", "ExploreConfig", "GatingConfig", "GoalDriftConfig",
+    "IntentRepetitionConfig", "JudgeConfig",
     "LimitsConfig", "ModelConfig", "ModelsConfig", "MonologueConfig", "NoveltyConfig", "ParameterTweakConfig",
     "PathsConfig", "PullbackConfig", "RepeatedErrorsConfig", "ReviewConfig", "SandboxConfig",
     "SemanticRepetitionConfig", "SkillRulesConfig", "SpiralAction", "SpiralConfig", "SpiralDetectorConfig",

@@ -54,6 +54,10 @@ def load_config(path: str | Path | None, overrides: list[str] | tuple[str, ...] 
             value = getattr(config.paths, name)
             if not value.is_absolute():
                 setattr(config.paths, name, (base / value).resolve())
+        curve = config.curve  # its workspaces too (config/curve.py)
+        if curve.expert is not None and not curve.expert.is_absolute():
+            curve.expert = (base / curve.expert).resolve()
+        curve.workspaces = [p if p.is_absolute() else (base / p).resolve() for p in curve.workspaces]
     return config
 
 

@@ -10,6 +10,7 @@ import yaml
 from pydantic import Field, PrivateAttr, model_validator
 
 from adaptive_skill.config.base import REDACTED, _Strict, set_path
+from adaptive_skill.config.curve import CurveConfig
 from adaptive_skill.config.evolver import EvolverConfig, ExploreConfig, SkillRulesConfig
 from adaptive_skill.config.judging import GatingConfig, JudgeConfig, ReviewConfig
 from adaptive_skill.config.models import ModelsConfig
@@ -66,6 +67,7 @@ class EvolveConfig(_Strict):
     task_proposal: TaskProposalConfig = Field(default_factory=TaskProposalConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
     review: ReviewConfig = Field(default_factory=ReviewConfig)
+    curve: CurveConfig = Field(default_factory=CurveConfig)  # adaptive-skill curve only (config/curve.py)
 
     # Key paths whose values came from secret-looking environment variables.
     _secret_paths: set[str] = PrivateAttr(default_factory=set)
