@@ -16,6 +16,8 @@ Why the order is what it is (derived from the code and docs/../design notes):
   agent with its spiral monitor and token counter, so it sits above both.
 - report reads finished runs; review reads runs through the report's readers and hands the report
   its human-review section, so review sits above report.
+- curve runs the engine on workspaces and draws its page with the report's SVG charts, so it sits
+  above both; only commands use it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ LAYERS: list[set[str]] = [
     {"executors", "evolve", "proposals"},
     {"engine", "replay", "phases"},
     {"report"},
+    {"curve"},
     {"review"},
     {"commands"},
     {"cli", "__main__"},

@@ -125,6 +125,66 @@ def strip_chart(title: str, rows: Sequence[tuple[str, str, Sequence[tuple[float,
     return _svg(title, parts, [], height=height)
 
 
+@dataclass
+class Estimate:
+    label: str
+    mean: float | None  # None: nothing measured, the lane says so
+    low: float | None
+    high: float | None
+    color: str
+    tip: str = ""  # extra words for the tooltip
+
+
+def interval_chart(title: str, rows: Sequence[Estimate], *, x_min: float, x_max: float,
+                   marker: float | None = None, marker_label: str = "", percent: bool = True) -> str:
+    """One lane per estimate: a dot at its mean and a whisker over its interval, on a shared x axis
+    (a forest plot); `marker` is a dashed vertical line (zero, the seed's level)."""
+    lane_h, label_w = 30, 150
+    height = TOP + lane_h * max(1, len(rows)) + BOTTOM
+    width = WIDTH + 160
+    left, plot_w = LEFT + label_w, width - LEFT - label_w - 3 * RIGHT  # room for the last tick's text
+    span = (x_max - x_min) or 1.0
+
+    def x_of(value: float) -> float:
+        return left + plot_w * max(0.0, min(1.0, (value - x_min) / span))
+
+    def shown(value: float) -> str:
+        if not percent:
+            return _num(value)
+        if not round(100 * value):
+            return "0%"
+        return f"{100 * value:+.0f}%" if x_min < 0 else f"{100 * value:.0f}%"
+
+    bottom = TOP + lane_h * max(1, len(rows))
+    parts = [f'<text class="title" x="{LEFT}" y="16">{escape(title)}</text>']
+    for tick in _ticks(x_min, x_max):
+        parts.append(f'<line class="grid" x1="{x_of(tick):.1f}" x2="{x_of(tick):.1f}" y1="{TOP}" y2="{bottom}"/>'
+                     f'<text class="tick" x="{x_of(tick):.1f}" y="{bottom + 16}" text-anchor="middle">'
+                     f'{escape(shown(tick))}</text>')
+    if marker is not None:
+        x = x_of(marker)
+        parts.append(f'<line class="guide" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP - 4}" y2="{bottom}"/>'
+                     f'<text class="guide-label" x="{x + 3:.1f}" y="{TOP - 6}">{escape(marker_label)}</text>')
+    for lane, row in enumerate(rows):
+        y = TOP + lane_h * lane + lane_h / 2
+        parts.append(f'<text class="tick lane" x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">'
+                     f'{escape(row.label)}</text>')
+        if row.mean is None:
+            parts.append(f'<text class="tick" x="{left + 4}" y="{y + 4:.1f}">not measured</text>')
+            continue
+        low = row.mean if row.low is None else row.low
+        high = row.mean if row.high is None else row.high
+        tip = f"{row.label}: {shown(row.mean)} [{shown(low)}, {shown(high)}]" + (f"; {row.tip}" if row.tip else "")
+        parts.append(f'<g class="estimate"><title>{escape(tip)}</title>'
+                     f'<line class="whisker" x1="{x_of(low):.1f}" x2="{x_of(high):.1f}" y1="{y:.1f}" y2="{y:.1f}" '
+                     f'stroke="{row.color}"/>'
+                     + "".join(f'<line class="whisker" x1="{x_of(v):.1f}" x2="{x_of(v):.1f}" y1="{y - 6:.1f}" '
+                               f'y2="{y + 6:.1f}" stroke="{row.color}"/>' for v in (low, high))
+                     + f'<circle cx="{x_of(row.mean):.1f}" cy="{y:.1f}" r="5" fill="{row.color}"/></g>')
+    return (f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{escape(title)}">' + "".join(parts) + "</svg>")
+
+
 def _svg(title: str, parts: list[str], series: Sequence[Series], height: int = HEIGHT) -> str:
     legend = []
     x = LEFT

@@ -1,0 +1,67 @@
+"""results.json -> results.md: the table of every workspace (pass rate, paired difference with the
+seed, share of the expert's headroom, each with its 95% interval; attempts, time, tokens), the same on
+the tasks the expert was not written from, and per cycle the gate's evidence and the skills written."""
+
+from __future__ import annotations
+
+
+def _pct(value) -> str:
+    return "–" if value is None else f"{100 * value:.0f}%"
+
+
+def _interval(d: dict) -> str:
+    return f"{_pct(d.get('mean'))} [{_pct(d.get('low'))}, {_pct(d.get('high'))}]"
+
+
+def _share(d: dict) -> str:
+    if d.get("note"):
+        return f"– ({d['note']})"
+    if d.get("share") is None:
+        return "– (no headroom)"
+    low = "–" if d.get("low") is None else f"{d['low']:.2f}"
+    high = "–" if d.get("high") is None else f"{d['high']:.2f}"
+    return f"{d['share']:.2f} [{low}, {high}]"
+
+
+def markdown(results: dict) -> str:
+    s = results["settings"]
+    lines = [f"Model `{s['model']}`, {len(results['holdout'])} holdout tasks x {s['repeats']} repeats "
+             f"(temperature {s['temperature']}, seeded), {s['cycles']} cycle(s), {s['max_steps']} steps; "
+             "95% paired bootstrap by task.", "",
+             "| workspace | cycle | pass rate [95% CI] | vs seed [95% CI] | headroom share [95% CI] | attempts "
+             "| wall s | tokens (prompt+completion) |",
+             "|---|---:|---|---|---|---:|---:|---:|"]
+    for row in results["curve"] + ([results["expert"]] if results["expert"] else []) + results.get("workspaces", []):
+        cycle = "" if row["cycle"] is None else str(row["cycle"])
+        lines.append(f"| {row['label']} | {cycle} | {_interval(row['pass_rate'])} | {_interval(row['vs_seed'])} "
+                     f"| {_share(row['headroom_share'])} | {row['attempts']} | {row['wall_sec']} "
+                     f"| {row['prompt_tokens']}+{row['completion_tokens']} |")
+    ev = results["evolve"]
+    lines += ["", "no evolve run (curve.evolve: false; run.py --no-evolve)." if ev is None else
+              f"evolve run: {ev['status']}; accepted {', '.join(ev['accepted']) or 'none'}; "
+              f"{ev['wall_sec']} s, {ev['prompt_tokens']}+{ev['completion_tokens']} tokens, {ev['llm_calls']} calls."]
+    for row in results.get("workspaces", []):
+        lines += ["", f"{row['label']}: {row['path']}"]
+    if unseen := results.get("expert_unseen"):
+        lines += ["", f"The same on the {len(unseen['tasks'])} holdout tasks the expert was not written from (the "
+                      "others are train tasks of the split its steps came from):", "",
+                  "| workspace | pass rate [95% CI] | vs seed [95% CI] | headroom share [95% CI] |",
+                  "|---|---|---|---|"]
+        lines += [f"| {row['label']} | {_interval(row['pass_rate'])} | {_interval(row['vs_seed'])} "
+                  f"| {_share(row['headroom_share'])} |" for row in unseen["rows"]]
+    if results.get("cycles"):
+        lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | paired vs baseline "
+                      "[95% CI] | tasks better / worse / same | decision |", "|---:|---|---|---|---|---|---|"]
+        for c in results["cycles"]:
+            gate = (f"{c['rounds']} / {c['rollouts']}" if c["gated"] else "not gated")
+            means = (f"{_pct(c['mutated_mean'])} / {_pct(c['baseline_mean'])}" if c["gated"] else "")
+            moved = f"{c['tasks_better']} / {c['tasks_worse']} / {c['tasks_same']}" if c["gated"] else ""
+            decision = ("accepted as " + c["tag"] if c.get("tag") else "rejected" if c["gated"] else "") + (
+                f": {c['reason']}" if c.get("reason") else "")
+            paired = _interval(c["vs_baseline"]) if c.get("vs_baseline") else ""
+            lines.append(f"| {c['cycle']} | {(c['evolver'] or '').replace('|', '/')} | {gate} | {means} | {paired} "
+                         f"| {moved} | {decision.replace('|', '/')} |")
+        for c in results["cycles"]:
+            for path, text in c["skills"].items():
+                lines += ["", f"Cycle {c['cycle']}, {path}:", "", "```markdown", text.rstrip(), "```"]
+    return "\n".join(lines) + "\n"

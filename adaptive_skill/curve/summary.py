@@ -1,0 +1,125 @@
+"""The finished parts of a curve -> results.json: each workspace's pass rate, its paired difference
+with the seed and its share of the expert's headroom, every interval bootstrapped by task (seeded);
+per cycle of the evolve run, what the evolver wrote and the gate's evidence; what each part cost.
+
+The schema is the one benchmarks/evolution/run.py has written since run 3; readers of older files
+(the page, results.md) rely on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adaptive_skill.curve.stats import LEVEL, RESAMPLES, bootstrap_mean, headroom_share, paired_difference, pass_rate
+from adaptive_skill.files import read_json
+from adaptive_skill.phases import GateResult
+
+UNMEASURED = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
+
+
+def summarise(state: dict, run_dir: Path, engine, s: dict, *, expert_split: dict | None = None) -> dict:
+    """results.json from state.json's parts (interrupted ones left out). `s`: the settings shown
+    (their `seed` seeds every bootstrap); `expert_split`: {seed, holdout_ratio} of the split whose
+    train tasks the expert was written from (None: no rows on the tasks it was not written from)."""
+    from adaptive_skill.llm.accounting import read_journal
+
+    journal = read_journal(run_dir / "costs.jsonl") if (run_dir / "costs.jsonl").exists() else []
+    parts = {key: part for key, part in state["parts"].items() if part.get("done")}  # not an interrupted one
+    seed_scores = parts["seed"]["scores"]
+    expert_scores = parts["expert"]["scores"] if "expert" in parts else None  # no expert: no headroom
+    seed = s["seed"]
+
+    def cost(record: dict) -> dict:
+        windows = record.get("windows", [])
+        lines = [e for e in journal if any(a <= e.get("ts", 0) <= b for a, b in windows)]
+        return {"wall_sec": round(sum(b - a for a, b in windows), 1),
+                "prompt_tokens": sum(e.get("prompt_tokens", 0) for e in lines),
+                "completion_tokens": sum(e.get("completion_tokens", 0) for e in lines), "llm_calls": len(lines)}
+
+    def row(label: str, key: str, cycle: int | None) -> dict:
+        scores = parts[key]["scores"]
+        return {"label": label, "cycle": cycle, "pass_rate": pass_rate(scores, seed=seed).to_dict(),
+                "vs_seed": paired_difference(scores, seed_scores, seed=seed).to_dict(),
+                "headroom_share": UNMEASURED if expert_scores is None else
+                headroom_share(scores, seed_scores, expert_scores, seed=seed),
+                "attempts": sum(len(v) for v in scores.values()), **cost(parts[key]), "scores": scores}
+
+    unseen = None if expert_scores is None or expert_split is None else expert_unseen(engine, parts, seed,
+                                                                                       expert_split)
+    evolved = parts.get("evolve")  # None: no evolve run
+    tags = evolved["accepted"] if evolved else []
+    cycles = cycle_evidence(run_dir, engine, seed=seed) if evolved else []
+    curve = [row("seed (evo-0)", "seed", 0)] + [
+        row(tag, f"tag:{tag}", engine.repo.tag_info(tag).metrics.get("cycle")) for tag in tags]
+    return {"settings": s, "holdout": [t.id for t in engine.holdout], "run": str(run_dir),
+            "bootstrap": {"unit": "task (paired; repeats averaged within a task)", "resamples": RESAMPLES,
+                          "level": LEVEL, "seed": seed},
+            "seed": curve[0], "expert": None if expert_scores is None else row("expert", "expert", None),
+            "curve": curve, "cycles": cycles, "expert_unseen": unseen,
+            "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
+                           for key in parts if key.startswith("workspace:")],
+            "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)}}
+
+
+def expert_unseen(engine, parts: dict, seed: int, split: dict) -> dict | None:
+    """The rows again on the holdout tasks the expert was not written from (outside the train tasks
+    of `split`), each paired with the seed and with its headroom share there; None when there are no
+    others (a run on the expert's own split)."""
+    from adaptive_skill.tasks import split_suite
+
+    written_from = {t.id for t in split_suite(engine.suite, split["holdout_ratio"], split["seed"])[0]}
+    tasks = {t.id for t in engine.holdout if t.id not in written_from}
+    if len(tasks) == len(engine.holdout):
+        return None
+
+    def only(key: str) -> dict:
+        return {k: v for k, v in parts[key]["scores"].items() if k in tasks}
+
+    seed_scores, expert_scores = only("seed"), only("expert")
+    keys = ["seed", "expert"] + [key for key in parts if key.startswith(("tag:", "workspace:"))]
+    labels = {"seed": "seed (evo-0)", "expert": "expert"}
+    return {"tasks": [t.id for t in engine.holdout if t.id in tasks], "rows": [
+        {"label": labels.get(key) or Path(key.split(":", 1)[1]).name,
+         "pass_rate": pass_rate(only(key), seed=seed).to_dict(),
+         "vs_seed": paired_difference(only(key), seed_scores, seed=seed).to_dict(),
+         "headroom_share": headroom_share(only(key), seed_scores, expert_scores, seed=seed)} for key in keys]}
+
+
+def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
+    """Per cycle of the evolve run: what the evolver wrote (each SKILL.md it added or changed, as
+    committed in the candidate) and the gate's decision with its evidence, with the paired interval
+    of its per-task differences (candidate - the gate's baseline, tasks in name order, bootstrapped
+    like the curve): a rejected candidate is never evaluated as a tag, and this is its interval."""
+    cycles = []
+    for folder in sorted((run_dir / "cycles").glob("[0-9]*")):
+        evolve, gate, commit = (read_json(folder / f"{name}.json", None) or {} for name in ("evolve", "gate", "commit"))
+        changes = evolve.get("changes") or {}
+        skills = {}
+        candidate = evolve.get("candidate")
+        for path in [*changes.get("added", []), *changes.get("modified", [])]:
+            if candidate and path.endswith("SKILL.md"):
+                try:
+                    skills[path] = engine.repo.read_file(candidate, path)
+                except Exception as exc:  # a missing file in a torn run: say so, keep the rest
+                    skills[path] = f"(unreadable: {exc})"
+        per_task = gate.get("per_task") or []
+        paired = None
+        better = worse = same = 0
+        try:  # the gate's own count of tasks moved and differences (one home: GateResult)
+            if gate.get("gated"):
+                result = GateResult.from_dict(gate)
+                better, worse, same = result.moved()
+                if diffs := sorted(result.differences()):
+                    paired = bootstrap_mean([d for _, d in diffs], seed=seed).to_dict()
+        except (KeyError, TypeError, ValueError):  # a torn or odd gate.json
+            better, worse, same, paired = 0, 0, 0, None
+        cycles.append({
+            "cycle": int(folder.name), "evolver": evolve.get("summary") or evolve.get("skipped"),
+            "status": (evolve.get("details") or {}).get("status"), "skills": skills,
+            "gated": gate.get("gated", False), "accepted": gate.get("accepted"), "reason": gate.get("reason"),
+            "rounds": gate.get("rounds"), "rollouts": gate.get("rollouts"), "delta": gate.get("delta"),
+            "mutated_mean": gate.get("mutated_mean"), "baseline_mean": gate.get("baseline_mean"),
+            "tasks_better": better, "tasks_worse": worse, "tasks_same": same, "per_task": per_task,
+            "vs_baseline": paired,
+            "tag": commit.get("tag"),
+            "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
+    return cycles
