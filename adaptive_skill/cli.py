@@ -13,8 +13,8 @@ from adaptive_skill import __version__
 from adaptive_skill.commands.common import DEPRECATIONS, CommandParser
 
 # Order here is the order in `--help`.
-COMMAND_MODULES = ("evolve", "report", "review", "replay", "config", "skills", "tasks", "run", "solve", "spiral",
-                   "trajectory", "judge", "novelty", "images", "sandbox")
+COMMAND_MODULES = ("evolve", "report", "review", "replay", "curve", "config", "skills", "tasks", "run", "solve",
+                   "spiral", "trajectory", "judge", "novelty", "images", "sandbox")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,10 +14,10 @@ import pytest
 from adaptive_skill.cli import build_parser, main
 
 REPO = Path(__file__).resolve().parents[1]
-GATING = {("evolve",), ("replay",), ("config", "check")}  # the commands whose config has a gate to tune
+GATING = {("evolve",), ("replay",), ("curve",), ("config", "check")}  # the commands whose config has a gate to tune
 FORMATS = {"text", "json", "md", "html"}
 OLD_SPELLINGS = {"--output", "--json", "--no-progress"}  # kept for a release, never shown in --help
-PROGRESS = {("evolve",), ("run",), ("tasks", "validate"), ("images", "build"), ("novelty",),
+PROGRESS = {("evolve",), ("run",), ("curve",), ("tasks", "validate"), ("images", "build"), ("novelty",),
             ("novelty-experiment",)}  # commands that show progress while they work
 OPTION = re.compile(r"(?<![\w./`-])(--?[a-zA-Z][\w-]*)")
 
