@@ -1,6 +1,6 @@
-"""benchmarks/evolution: the statistics on known inputs (no Docker), the expert workspace against
-the skill rules, the refusals of the command, and an opt-in `--quick` smoke run (Docker + the
-embedded model, several minutes)."""
+"""benchmarks/evolution: the expert workspace against the skill rules, the refusals of run.py, its
+settings and config, and an opt-in `--quick` smoke run (Docker + the embedded model, several minutes).
+The statistics and the outputs, now adaptive_skill/curve: test_curve.py."""
 
 from __future__ import annotations
 
@@ -16,68 +16,9 @@ REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "benchmarks" / "evolution"
 sys.path.insert(0, str(BENCH))
 
-from curve_stats import headroom_share, paired_difference, pass_rate, task_means  # noqa: E402
+from adaptive_skill.curve.stats import headroom_share, paired_difference, pass_rate  # noqa: E402
 
 SLOW_ENV = "ADAPTIVE_SKILL_SLOW"
-
-
-def test_task_means_average_repeats_and_drop_unscored():
-    assert task_means({"a": [1.0, 0.0], "b": [None, 1.0], "c": [None, None]}) == {"a": 0.5, "b": 1.0}
-
-
-def test_pass_rate_mean_and_degenerate_interval():
-    rate = pass_rate({"a": [1.0, 1.0], "b": [0.0, 1.0], "c": [0.0, 0.0], "d": [1.0, 0.0]})
-    assert rate.mean == pytest.approx(0.5) and rate.n == 4
-    assert 0.0 <= rate.low < 0.5 < rate.high <= 1.0
-    constant = pass_rate({"a": [1.0], "b": [1.0]})
-    assert (constant.mean, constant.low, constant.high) == (1.0, 1.0, 1.0)
-    assert pass_rate({"a": [None]}).mean is None
-
-
-def test_bootstrap_is_seeded():
-    scores = {f"t{i}": [float(i % 3 == 0), float(i % 2 == 0)] for i in range(12)}
-    assert pass_rate(scores, seed=3) == pass_rate(scores, seed=3)
-    assert pass_rate(scores, seed=3).low != pass_rate(scores, seed=4).low or \
-        pass_rate(scores, seed=3).high != pass_rate(scores, seed=4).high
-
-
-def test_paired_difference_uses_task_pairs():
-    # Every task gains exactly 0.5: paired, the interval is a point; unpaired it would be wide.
-    base = {f"t{i}": [0.0 if i % 2 else 0.5] for i in range(10)}
-    better = {t: [v[0] + 0.5] for t, v in base.items()}
-    diff = paired_difference(better, base)
-    assert (diff.mean, diff.low, diff.high) == (0.5, 0.5, 0.5)
-    # Only tasks both sides scored count.
-    partial = paired_difference({"a": [1.0], "b": [1.0]}, {"a": [0.0], "b": [None]})
-    assert partial.mean == 1.0 and partial.n == 1
-
-
-def test_headroom_share_known_values():
-    seed = {"a": [0.0], "b": [0.0], "c": [1.0], "d": [0.0]}
-    expert = {"a": [1.0], "b": [1.0], "c": [1.0], "d": [0.0]}
-    same_as_expert = headroom_share(expert, seed, expert)
-    assert same_as_expert["share"] == 1.0 and same_as_expert["headroom"] == 0.5
-    assert same_as_expert["low"] == 1.0 and same_as_expert["high"] == 1.0
-    half = headroom_share({"a": [1.0], "b": [0.0], "c": [1.0], "d": [0.0]}, seed, expert)
-    assert half["share"] == 0.5
-    assert 0.0 <= half["low"] <= 0.5 <= half["high"] <= 1.0
-    # Resamples without a (a, b) task have no headroom: left out and counted.
-    assert half["undefined_resamples"] > 0
-    nothing = headroom_share(seed, seed, expert)
-    assert nothing["share"] == 0.0
-    worse = headroom_share({"a": [0.0], "b": [0.0], "c": [0.0], "d": [0.0]}, seed, expert)
-    assert worse["share"] == -0.5
-
-
-def test_headroom_share_without_headroom_has_no_point_estimate():
-    same = {"a": [1.0], "b": [0.0]}
-    out = headroom_share({"a": [1.0], "b": [1.0]}, same, same)
-    assert out["share"] is None and out["headroom"] == 0.0
-    assert out["low"] is None and out["undefined_resamples"] == out["resamples"]
-    # An expert worse than the seed (as Qwen 0.5B measured): no share, not a share of 1 or of -0.
-    worse_expert = headroom_share({"a": [1.0], "b": [0.0]}, {"a": [1.0], "b": [0.0]}, {"a": [0.0], "b": [0.0]})
-    assert worse_expert["share"] is None and worse_expert["headroom"] == -0.5
-    assert worse_expert["low"] is None and worse_expert["undefined_resamples"] == worse_expert["resamples"]
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -179,7 +120,8 @@ def test_a_run_without_evolve_summarises_seed_expert_and_workspaces(tmp_path):
     part (not done) is left out, never a crash; the report shows the workspace and says why there
     is no evolve run."""
     import run as bench
-    from report import markdown
+
+    from adaptive_skill.curve.markdown import markdown
 
     seed = {"a": [0.0, 0.0], "b": [1.0, 0.0], "c": [0.0, 0.0]}
     expert = {"a": [1.0, 1.0], "b": [1.0, 1.0], "c": [0.0, 1.0]}
@@ -198,7 +140,7 @@ def test_a_run_without_evolve_summarises_seed_expert_and_workspaces(tmp_path):
     assert row["headroom_share"]["share"] == pytest.approx(0.5)  # (0.5 - 1/6) / (5/6 - 1/6)
     assert row["vs_seed"]["mean"] == pytest.approx(1 / 3)
     text = markdown(results)
-    assert "no evolve run (--no-evolve)." in text and "| evolved-workspace |  | 50% [" in text
+    assert "no evolve run (curve.evolve: false; run.py --no-evolve)." in text and "| evolved-workspace |  | 50% [" in text
     assert f"evolved-workspace: {ws}" in text
     assert results["expert_unseen"] is None  # no holdout task is one the expert was written from
 
@@ -208,8 +150,8 @@ def test_the_headroom_again_on_the_tasks_the_expert_was_not_written_from():
     on the holdout tasks outside them (21 of 40), paired the same way; on split 0 there is no such
     subset (every holdout task is one the expert was not written from)."""
     import run as bench
-    from report import markdown
 
+    from adaptive_skill.curve.markdown import markdown
     from adaptive_skill.tasks import load_suite, split_suite
 
     suite = load_suite(REPO / "benchmarks" / "terminal-easy")
@@ -252,7 +194,7 @@ def test_quick_run_end_to_end_and_resume(docker_client, base_image, tmp_path):
     results = json.loads((out / "results.json").read_text())
     assert len(results["holdout"]) == 2
     assert set(results["seed"]["scores"]) == set(results["holdout"])
-    assert results["curve"][0]["label"].startswith("seed") and (out / "curve.png").stat().st_size > 0
+    assert results["curve"][0]["label"].startswith("seed") and (out / "curve.html").stat().st_size > 0
     assert "| workspace |" in (out / "results.md").read_text()
     again = _cli_long(*args)  # resumed: every part is recorded as done
     assert again.returncode == 0
@@ -266,8 +208,8 @@ def _cli_long(*args: str) -> subprocess.CompletedProcess:
                           cwd=REPO, env=env, timeout=3600)
 
 
-def test_report_table_and_plot(tmp_path):
-    from report import write_report
+def test_report_table_and_page(tmp_path):
+    from adaptive_skill.curve import render
 
     seed = {"a": [0.0, 0.0], "b": [1.0, 0.0], "c": [0.0, 0.0]}
     expert = {"a": [1.0, 1.0], "b": [1.0, 1.0], "c": [0.0, 1.0]}
@@ -284,19 +226,19 @@ def test_report_table_and_plot(tmp_path):
                "holdout": ["a", "b", "c"], "seed": curve[0], "expert": row("expert", None, expert), "curve": curve,
                "evolve": {"status": "max_cycles", "accepted": ["evo-1"], "wall_sec": 5.0, "prompt_tokens": 1,
                           "completion_tokens": 1, "llm_calls": 1}}
-    write_report(results, tmp_path)
+    render(results, tmp_path)
     table = (tmp_path / "results.md").read_text()
     evo_line = next(line for line in table.splitlines() if line.startswith("| evo-1 |"))
     assert "| 2 | 50% [" in evo_line  # cycle 2, pass rate 3/6
     assert "0.50 [" in evo_line  # (0.5 - 0.167) / (0.833 - 0.167) = 0.5
-    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (tmp_path / "curve.html").read_text()
     # --no-expert: no expert row, and the headroom column says why it is empty
     for r in curve:
         r["headroom_share"] = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
-    write_report({**results, "expert": None}, tmp_path)
+    render({**results, "expert": None}, tmp_path)
     table = (tmp_path / "results.md").read_text()
     assert "| expert |" not in table and "| – (expert not evaluated) |" in table
-    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<td>expert</td>" not in (tmp_path / "curve.html").read_text()
 
 
 def test_the_evolver_mode_is_a_setting_and_reaches_the_config(tmp_path):
@@ -392,8 +334,8 @@ def test_cycle_evidence_reads_each_cycle_and_the_report_shows_it(tmp_path):
     tasks moved are the gate's own count (GateResult.moved), and a torn or odd gate.json is a cycle
     without a gate, never a crash."""
     import run as bench
-    from report import markdown
 
+    from adaptive_skill.curve.markdown import markdown
     from adaptive_skill.phases import GateResult
 
     gate = GateResult(accepted=True, reason="LLR 2.6", gated=True, rounds=2, rollouts=8, mutated_mean=0.75,

@@ -37,8 +37,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import run as curve  # noqa: E402  (sets sys.path for the package too)
-from curve_stats import paired_difference, pass_rate  # noqa: E402
 
+from adaptive_skill.curve.stats import paired_difference, pass_rate  # noqa: E402
 from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.evolve.distill import (  # noqa: E402
     BODY_CHARS,

@@ -40,9 +40,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import run as curve  # noqa: E402
-from curve_stats import bootstrap_mean  # noqa: E402
 
 from adaptive_skill.agent.inline import best_skill  # noqa: E402
+from adaptive_skill.curve.stats import bootstrap_mean  # noqa: E402
 from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.evolve.distill import DistillEvolver, entries_of  # noqa: E402
 from adaptive_skill.files import read_json, write_json_atomic  # noqa: E402

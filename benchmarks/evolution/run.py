@@ -9,7 +9,12 @@ Measures the holdout pass rate (the verifier's reward) of
   (c) every accepted tag evo-1.. of an `evolve` run of N cycles, the model in every role,
 each over the same holdout split, K repeats: repeat r samples at gating.temperature with the gate's
 seed of round r (engine.gate_seed), the same for every workspace, so the scores are paired by task
-and by repeat. results.json, results.md (a table) and curve.png (the curve per cycle) go to DIR.
+and by repeat. results.json, results.md (a table) and curve.html (the page) go to DIR.
+
+The work is the product's `adaptive-skill curve` (adaptive_skill/curve, docs/curve.md): this script
+keeps the flags every run since run 3 was started with, turns them into the same config
+(build_config; configs/curve-split2.yaml is run 24's) and keeps each output directory's settings
+(state.json) resuming as before.
 
 Resumable: everything lives under DIR. The evolve run is DIR/runs/evolve (the engine's --resume);
 each evaluation is written through AdaptiveSkillEngine.evaluate_holdout into that run's per-workspace
@@ -42,8 +47,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,12 +54,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from curve_stats import bootstrap_mean, headroom_share, paired_difference, pass_rate  # noqa: E402
-
+from adaptive_skill import curve  # noqa: E402
 from adaptive_skill.config import EvolveConfig  # noqa: E402
+from adaptive_skill.curve.summary import cycle_evidence  # noqa: E402,F401  (replace_check, tests)
 from adaptive_skill.errors import UserError  # noqa: E402
-from adaptive_skill.files import read_json, write_json_atomic  # noqa: E402
-from adaptive_skill.phases import GateResult  # noqa: E402
 
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 SEED_WORKSPACE = ROOT / "workspace"
@@ -194,7 +195,10 @@ def build_config(s: dict, out: Path) -> EvolveConfig:
                    "temperature": s["temperature"], "judge_check": s["judge_check"]},
         "evolver": {"mode": s["evolver"], "max_turns": 2 if quick else 6, "samples": samples},
         "explore": {"passes": s.get("explore", 0), "temperature": s.get("explore_temperature", 1.0),
-                    "reflect": s.get("explore_reflect", False), "agree": s.get("explore_agree", False)}})
+                    "reflect": s.get("explore_reflect", False), "agree": s.get("explore_agree", False)},
+        # which parts run (evolve, expert, workspaces) is chosen per command: Bench sets them
+        "curve": {"repeats": s["repeats"], "holdout_tasks": s["holdout_tasks"], "expert": str(EXPERT_WORKSPACE),
+                  "expert_written_from": EXPERT_SPLIT}})
 
 
 def check_model(model: str) -> None:
@@ -209,227 +213,23 @@ def check_model(model: str) -> None:
                         f"{', '.join('local/' + m for m in sorted(MODELS))}, or local/PATH.gguf)")
 
 
-class Bench:
+class Bench(curve.Bench):
+    """The product's curve (adaptive_skill.curve.Bench) on the config of run.py's settings `s`, which
+    state.json records and compares, and which results.json shows."""
+
     def __init__(self, out: Path, s: dict, chosen: dict | None = None):
-        self.out, self.s = out, s
-        self.chosen = chosen or {"evolve": True, "expert": True, "workspaces": []}
-        self.state_path = out / "state.json"
-        self.state = read_json(self.state_path, None) or {"settings": s, "parts": {}}
-        # Which parts run is not a setting; directories of runs before 2026-11-29 stored
-        # --no-expert in their settings: dropped, so they resume with or without it.
-        self.state["settings"].pop("expert", None)
-        if self.state["settings"] != s:
-            changed = sorted(k for k in s if self.state["settings"].get(k) != s[k])
-            raise UserError(f"{self.state_path}: this directory was run with other settings ({', '.join(changed)}); "
-                            "use another --out")
-        self.config = build_config(s, out)
-        self.engine = None
-
-    def save(self) -> None:
-        write_json_atomic(self.state_path, self.state)
-
-    def log(self, line: str) -> None:
-        print(f"[bench {time.strftime('%H:%M:%S')}] {line}", flush=True)
-
-    # -- the engine --------------------------------------------------------------------------
-
-    def open_engine(self):
-        from adaptive_skill.engine import AdaptiveSkillEngine
-        from adaptive_skill.runs import RunDir
-
-        run_dir = self.out / "runs" / RUN_ID
-        if not (run_dir / "config.yaml").exists():
-            AdaptiveSkillEngine.start(self.config, run_id=RUN_ID)
-        self.engine = AdaptiveSkillEngine(self.config, RunDir.open(run_dir))
-        self._trim_holdout(self.engine)
-        return self.engine
-
-    def _trim_holdout(self, engine) -> None:
-        if self.s["holdout_tasks"]:  # --quick: the first tasks of the same split
-            engine.holdout = engine.holdout[: self.s["holdout_tasks"]]
-
-    # -- parts -------------------------------------------------------------------------------
-
-    def part(self, key: str, work) -> dict:
-        """Run `work` unless recorded as done; time it and attribute the cost journal's lines of its
-        time windows to it (windows add up across resumed sessions)."""
-        done = self.state["parts"].get(key)
-        if done and done.get("done"):
-            self.log(f"{key}: done before, skipped")
-            return done
-        record = done or {"windows": []}
-        self.state["parts"][key] = record
-        start = time.time()
-        try:
-            record.update(work(), done=True)
-        finally:  # an interrupted session's time and tokens still count when the part is resumed
-            record["windows"].append([start, time.time()])
-            self.save()
-        return record
-
-    def evaluate(self, label: str, workspace_dir: Path) -> dict:
-        from adaptive_skill.evolve.rules import workspace_hash
-
-        engine = self.engine
-        rounds_dir = engine.holdout_rounds_dir(workspace_hash(workspace_dir))
-        scores: dict[str, list[float | None]] = {t.id: [] for t in engine.holdout}
-        for r in range(self.s["repeats"]):
-            held = engine.evaluate_holdout(workspace_dir, rounds_dir, f"{label} repeat {r + 1}/{self.s['repeats']}", r)
-            for task in scores:
-                scores[task].append(held.scores.get(task))
-            passed = sum(1 for v in held.scores.values() if v is not None and v >= 1.0)
-            self.log(f"{label} repeat {r + 1}/{self.s['repeats']}: {passed}/{len(held.scores)} holdout tasks passed")
-        rate = pass_rate(scores, seed=self.s["seed"])
-        self.log(f"{label}: pass rate {_pct(rate.mean)} [{_pct(rate.low)}, {_pct(rate.high)}] over {rate.n} tasks")
-        return {"scores": scores, "attempts_dir": str(rounds_dir.relative_to(self.out))}
-
-    def evolve(self) -> dict:
-        from adaptive_skill.engine import RESUMABLE, AdaptiveSkillEngine
-
-        engine = AdaptiveSkillEngine.resume(self.config, self.out / "runs" / RUN_ID)
-        self._trim_holdout(engine)
-        status = engine.run()
-        if status in RESUMABLE:  # a signal or the STOP file: not finished, not recorded as done
-            raise UserError(f"evolve run {status}; run the same command again to resume")
-        accepted = [t.name for t in engine.repo.tags() if t.name != "evo-0" and t.name.startswith("evo-")]
-        self.log(f"evolve: {status}; accepted tags: {', '.join(accepted) or 'none'}")
-        self.engine = engine
-        return {"status": status, "accepted": accepted}
-
-    def run(self) -> dict:
-        self.out.mkdir(parents=True, exist_ok=True)
-        engine = self.open_engine()
-        self.log(f"{len(engine.holdout)} holdout tasks x {self.s['repeats']} repeats, {self.s['cycles']} cycle(s), "
-                 f"model {self.s['model']}")
-        with tempfile.TemporaryDirectory(prefix="evolution-bench-") as scratch:
-            seed_ws = engine.repo.export("evo-0", Path(scratch) / "evo-0")
-            self.part("seed", lambda: self.evaluate("(a) seed", seed_ws))
-            if self.chosen["evolve"]:
-                evolved = self.part("evolve", self.evolve)
-                engine = self.engine  # the resumed engine when the evolve part ran in this session
-                for tag in evolved["accepted"]:
-                    tag_ws = engine.repo.export(tag, Path(scratch) / tag)
-                    self.part(f"tag:{tag}", lambda tag=tag, ws=tag_ws: self.evaluate(f"(c) {tag}", ws))
-            # The reference after: the curve (seed, cycles, tags) is what the run is for, and is
-            # complete on disk before the expert's 80 attempts start.
-            if self.chosen["expert"]:
-                self.part("expert", lambda: self.evaluate("(b) expert", EXPERT_WORKSPACE))
-            for path in self.chosen["workspaces"]:
-                self.part(f"workspace:{path}", lambda path=path: self.evaluate(f"(d) {Path(path).name}", Path(path)))
-        results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.s)
-        write_json_atomic(self.out / "results.json", results)
-        from report import write_report
-
-        write_report(results, self.out)
-        self.log(f"wrote {self.out / 'results.json'}, results.md, curve.png")
-        return results
+        chosen = chosen or {"evolve": True, "expert": True, "workspaces": []}
+        config = build_config(s, out)
+        config.curve.evolve = chosen["evolve"]
+        config.curve.expert = EXPERT_WORKSPACE if chosen["expert"] else None
+        config.curve.workspaces = [Path(p) for p in chosen["workspaces"]]
+        super().__init__(out, config, s, shown=s, name="bench")
+        self.chosen = chosen
 
 
 def summarise(state: dict, run_dir: Path, engine, s: dict) -> dict:
-    from adaptive_skill.llm.accounting import read_journal
-
-    journal = read_journal(run_dir / "costs.jsonl") if (run_dir / "costs.jsonl").exists() else []
-    parts = {key: part for key, part in state["parts"].items() if part.get("done")}  # not an interrupted one
-    seed_scores = parts["seed"]["scores"]
-    expert_scores = parts["expert"]["scores"] if "expert" in parts else None  # --no-expert: no headroom
-    unmeasured = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
-    seed = s["seed"]
-
-    def cost(record: dict) -> dict:
-        windows = record.get("windows", [])
-        lines = [e for e in journal if any(a <= e.get("ts", 0) <= b for a, b in windows)]
-        return {"wall_sec": round(sum(b - a for a, b in windows), 1),
-                "prompt_tokens": sum(e.get("prompt_tokens", 0) for e in lines),
-                "completion_tokens": sum(e.get("completion_tokens", 0) for e in lines), "llm_calls": len(lines)}
-
-    def row(label: str, key: str, cycle: int | None) -> dict:
-        scores = parts[key]["scores"]
-        out = {"label": label, "cycle": cycle, "pass_rate": pass_rate(scores, seed=seed).to_dict(),
-               "vs_seed": paired_difference(scores, seed_scores, seed=seed).to_dict(),
-               "headroom_share": unmeasured if expert_scores is None else
-               headroom_share(scores, seed_scores, expert_scores, seed=seed),
-               "attempts": sum(len(v) for v in scores.values()), **cost(parts[key]), "scores": scores}
-        return out
-
-    unseen = None if expert_scores is None else expert_unseen(engine, parts, seed)
-    evolved = parts.get("evolve")  # None: --no-evolve
-    tags = evolved["accepted"] if evolved else []
-    cycles = cycle_evidence(run_dir, engine, seed=seed) if evolved else []
-    curve = [row("seed (evo-0)", "seed", 0)] + [
-        row(tag, f"tag:{tag}", engine.repo.tag_info(tag).metrics.get("cycle")) for tag in tags]
-    return {"settings": s, "holdout": [t.id for t in engine.holdout], "run": str(run_dir),
-            "bootstrap": {"unit": "task (paired; repeats averaged within a task)", "resamples": 2000,
-                          "level": 0.95, "seed": seed},
-            "seed": curve[0], "expert": None if expert_scores is None else row("expert", "expert", None),
-            "curve": curve, "cycles": cycles, "expert_unseen": unseen,
-            "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
-                           for key in parts if key.startswith("workspace:")],
-            "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)}}
-
-
-def expert_unseen(engine, parts: dict, seed: int) -> dict | None:
-    """The rows again on the holdout tasks the expert was not written from (outside the train tasks
-    of EXPERT_SPLIT), each paired with the seed and with its headroom share there; None when there
-    are no others (a run on the expert's own split)."""
-    from adaptive_skill.tasks import split_suite
-
-    written_from = {t.id for t in split_suite(engine.suite, EXPERT_SPLIT["holdout_ratio"], EXPERT_SPLIT["seed"])[0]}
-    tasks = {t.id for t in engine.holdout if t.id not in written_from}
-    if len(tasks) == len(engine.holdout):
-        return None
-
-    def only(key: str) -> dict:
-        return {k: v for k, v in parts[key]["scores"].items() if k in tasks}
-
-    seed_scores, expert_scores = only("seed"), only("expert")
-    keys = ["seed", "expert"] + [key for key in parts if key.startswith(("tag:", "workspace:"))]
-    labels = {"seed": "seed (evo-0)", "expert": "expert"}
-    return {"tasks": [t.id for t in engine.holdout if t.id in tasks], "rows": [
-        {"label": labels.get(key) or Path(key.split(":", 1)[1]).name,
-         "pass_rate": pass_rate(only(key), seed=seed).to_dict(),
-         "vs_seed": paired_difference(only(key), seed_scores, seed=seed).to_dict(),
-         "headroom_share": headroom_share(only(key), seed_scores, expert_scores, seed=seed)} for key in keys]}
-
-
-def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
-    """Per cycle of the evolve run: what the evolver wrote (each SKILL.md it added or changed, as
-    committed in the candidate) and the gate's decision with its evidence, with the paired interval
-    of its per-task differences (candidate - the gate's baseline, tasks in name order, bootstrapped
-    like the curve): a rejected candidate is never evaluated as a tag, and this is its interval."""
-    cycles = []
-    for folder in sorted((run_dir / "cycles").glob("[0-9]*")):
-        evolve, gate, commit = (read_json(folder / f"{name}.json", None) or {} for name in ("evolve", "gate", "commit"))
-        changes = evolve.get("changes") or {}
-        skills = {}
-        candidate = evolve.get("candidate")
-        for path in [*changes.get("added", []), *changes.get("modified", [])]:
-            if candidate and path.endswith("SKILL.md"):
-                try:
-                    skills[path] = engine.repo.read_file(candidate, path)
-                except Exception as exc:  # a missing file in a torn run: say so, keep the rest
-                    skills[path] = f"(unreadable: {exc})"
-        per_task = gate.get("per_task") or []
-        paired = None
-        better = worse = same = 0
-        try:  # the gate's own count of tasks moved and differences (one home: GateResult)
-            if gate.get("gated"):
-                result = GateResult.from_dict(gate)
-                better, worse, same = result.moved()
-                if diffs := sorted(result.differences()):
-                    paired = bootstrap_mean([d for _, d in diffs], seed=seed).to_dict()
-        except (KeyError, TypeError, ValueError):  # a torn or odd gate.json
-            better, worse, same, paired = 0, 0, 0, None
-        cycles.append({
-            "cycle": int(folder.name), "evolver": evolve.get("summary") or evolve.get("skipped"),
-            "status": (evolve.get("details") or {}).get("status"), "skills": skills,
-            "gated": gate.get("gated", False), "accepted": gate.get("accepted"), "reason": gate.get("reason"),
-            "rounds": gate.get("rounds"), "rollouts": gate.get("rollouts"), "delta": gate.get("delta"),
-            "mutated_mean": gate.get("mutated_mean"), "baseline_mean": gate.get("baseline_mean"),
-            "tasks_better": better, "tasks_worse": worse, "tasks_same": same, "per_task": per_task,
-            "vs_baseline": paired,
-            "tag": commit.get("tag"),
-            "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
-    return cycles
+    """results.json of a run.py directory (adaptive_skill.curve.summarise with the expert's split)."""
+    return curve.summarise(state, run_dir, engine, s, expert_split=EXPERT_SPLIT)
 
 
 def _pct(value: float | None) -> str:
