@@ -1,0 +1,302 @@
+"""adaptive-skill curve without Docker: the statistics on known inputs, the summary and the outputs of a
+small hand-written curve against what benchmarks/evolution/run.py wrote before the work moved into the
+package (tests/fixtures/curve: results.json from its summarise, results.md from its report, as of
+dcf99ee, from the state below), the page, the shipped config against run.py's flags, and the command's
+refusals (one line, exit 2).
+
+The scripted run end to end and its resume: test_curve_docker.py; the page in a browser:
+test_curve_browser.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from adaptive_skill.curve import describe, identity, render, summarise
+from adaptive_skill.curve.stats import headroom_share, paired_difference, pass_rate, task_means
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = REPO / "tests" / "fixtures" / "curve"
+BENCH = REPO / "benchmarks" / "evolution"
+RUN_24 = ["--evolver", "distill", "--explore", "2", "--explore-reflect", "--batch-size", "40", "--labels", "--seed", "2"]
+
+TASKS = ["count-log-lines", "git-branch-feature", "json-count-status", "make-backup-dir", "sqlite-insert-row",
+         "zip-two-files"]
+SEED = dict(zip(TASKS, [[1.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]], strict=True))
+EVO = dict(zip(TASKS, [[1.0, 1.0], [1.0, 0.0], [0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [0.0, None]], strict=True))
+EXPERT = dict(zip(TASKS, [[1.0, 1.0], [1.0, 1.0], [1.0, 0.0], [1.0, 1.0], [1.0, 1.0], [0.0, 1.0]], strict=True))
+SKILL = ("---\nname: worked-commands\ndescription: Use for <files> & logs.\n---\n## Steps\n1. `wc -l < app.log`\n"
+         "## Verification\n- cat it\n")
+
+
+def _cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "adaptive_skill", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def _bench():
+    sys.path.insert(0, str(BENCH))
+    import run as bench
+
+    return bench
+
+
+# -- the statistics -------------------------------------------------------------------------------
+
+def test_task_means_average_repeats_and_drop_unscored():
+    assert task_means({"a": [1.0, 0.0], "b": [None, 1.0], "c": [None, None]}) == {"a": 0.5, "b": 1.0}
+
+
+def test_pass_rate_mean_and_degenerate_interval():
+    rate = pass_rate({"a": [1.0, 1.0], "b": [0.0, 1.0], "c": [0.0, 0.0], "d": [1.0, 0.0]})
+    assert rate.mean == pytest.approx(0.5) and rate.n == 4
+    assert 0.0 <= rate.low < 0.5 < rate.high <= 1.0
+    constant = pass_rate({"a": [1.0], "b": [1.0]})
+    assert (constant.mean, constant.low, constant.high) == (1.0, 1.0, 1.0)
+    assert pass_rate({"a": [None]}).mean is None
+
+
+def test_bootstrap_is_seeded():
+    scores = {f"t{i}": [float(i % 3 == 0), float(i % 2 == 0)] for i in range(12)}
+    assert pass_rate(scores, seed=3) == pass_rate(scores, seed=3)
+    assert pass_rate(scores, seed=3).low != pass_rate(scores, seed=4).low or \
+        pass_rate(scores, seed=3).high != pass_rate(scores, seed=4).high
+
+
+def test_paired_difference_uses_task_pairs():
+    # Every task gains exactly 0.5: paired, the interval is a point; unpaired it would be wide.
+    base = {f"t{i}": [0.0 if i % 2 else 0.5] for i in range(10)}
+    better = {t: [v[0] + 0.5] for t, v in base.items()}
+    diff = paired_difference(better, base)
+    assert (diff.mean, diff.low, diff.high) == (0.5, 0.5, 0.5)
+    # Only tasks both sides scored count.
+    partial = paired_difference({"a": [1.0], "b": [1.0]}, {"a": [0.0], "b": [None]})
+    assert partial.mean == 1.0 and partial.n == 1
+
+
+def test_headroom_share_known_values():
+    seed = {"a": [0.0], "b": [0.0], "c": [1.0], "d": [0.0]}
+    expert = {"a": [1.0], "b": [1.0], "c": [1.0], "d": [0.0]}
+    same_as_expert = headroom_share(expert, seed, expert)
+    assert same_as_expert["share"] == 1.0 and same_as_expert["headroom"] == 0.5
+    assert same_as_expert["low"] == 1.0 and same_as_expert["high"] == 1.0
+    half = headroom_share({"a": [1.0], "b": [0.0], "c": [1.0], "d": [0.0]}, seed, expert)
+    assert half["share"] == 0.5
+    assert 0.0 <= half["low"] <= 0.5 <= half["high"] <= 1.0
+    assert half["undefined_resamples"] > 0  # resamples without a (a, b) task have no headroom
+    assert headroom_share(seed, seed, expert)["share"] == 0.0
+    assert headroom_share({"a": [0.0], "b": [0.0], "c": [0.0], "d": [0.0]}, seed, expert)["share"] == -0.5
+
+
+def test_headroom_share_without_headroom_has_no_point_estimate():
+    same = {"a": [1.0], "b": [0.0]}
+    out = headroom_share({"a": [1.0], "b": [1.0]}, same, same)
+    assert out["share"] is None and out["headroom"] == 0.0
+    assert out["low"] is None and out["undefined_resamples"] == out["resamples"]
+    worse_expert = headroom_share({"a": [1.0], "b": [0.0]}, {"a": [1.0], "b": [0.0]}, {"a": [0.0], "b": [0.0]})
+    assert worse_expert["share"] is None and worse_expert["headroom"] == -0.5
+
+
+# -- the summary and the outputs, against what run.py wrote ----------------------------------------
+
+def _hand_written_run(root: Path):
+    """The parts of a finished curve, a cycle's files and a cost journal, and an engine that knows the
+    holdout and the tag: the inputs tests/fixtures/curve/results.json was written from."""
+    from adaptive_skill.phases import GateResult
+
+    run_dir = root / "runs" / "evolve"
+    state = {"parts": {"seed": {"done": True, "scores": SEED, "windows": [[100.0, 160.5]]},
+                       "evolve": {"done": True, "status": "max_cycles", "accepted": ["evo-1"],
+                                  "windows": [[160.5, 400.0]]},
+                       "tag:evo-1": {"done": True, "scores": EVO, "windows": [[400.0, 401.0]]},
+                       "expert": {"done": True, "scores": EXPERT, "windows": [[401.0, 470.0]]},
+                       "workspace:/half/done": {"windows": [[470.0, 480.0]]}}}  # interrupted: left out
+    (run_dir / "cycles" / "001").mkdir(parents=True)
+    gate = GateResult(accepted=True, reason="LLR +3.1 after 2 round(s)", gated=True, rounds=2, rollouts=24,
+                      mutated_mean=0.625, baseline_mean=0.333,
+                      per_task=[{"task": t, "difference": d} for t, d in zip(TASKS, [0.5, 0.5, 0, 0, 0.5, 0],
+                                                                               strict=True)]).to_dict()
+    files = {"evolve.json": {"summary": "distilled 1 skill", "candidate": "abc123",
+                             "changes": {"added": ["skills/worked-commands/SKILL.md"]}},
+             "gate.json": gate, "commit.json": {"tag": "evo-1"}}
+    for name, data in files.items():
+        (run_dir / "cycles" / "001" / name).write_text(json.dumps(data))
+    (run_dir / "costs.jsonl").write_text("".join(json.dumps(
+        {"v": 1, "status": "ok", "model": "local/qwen2.5-coder-1.5b", "session": "s", "cost": 0.0, "ts": ts,
+         "role": "agent", "prompt_tokens": p, "completion_tokens": c}) + "\n"
+        for ts, p, c in [(120.0, 900, 40), (200.0, 800, 30), (420.0, 1200, 50)]))
+
+    class Repo:
+        def tag_info(self, tag):
+            return type("Tag", (), {"metrics": {"cycle": 1}})()
+
+        def read_file(self, commit, path):
+            return SKILL
+
+    holdout = [type("Task", (), {"id": t})() for t in TASKS]
+    return state, run_dir, type("Engine", (), {"suite": [], "holdout": holdout, "repo": Repo()})()
+
+
+def test_the_summary_is_the_one_run_py_wrote(tmp_path):
+    """The same parts give, key for key and number for number, the results.json run.py's summarise
+    wrote: the schema its readers rely on, every interval and share, the costs per part's windows."""
+    bench = _bench()
+    state, run_dir, engine = _hand_written_run(tmp_path)
+    s = bench.settings(bench.parse_args(["--out", str(tmp_path), "--seed", "2", "--evolver", "distill", "--labels"]))
+    results = summarise(state, run_dir, engine, s)
+    results["run"] = "/somewhere/curve-old/runs/evolve"
+    results["settings"]["suite"] = "/somewhere/benchmarks/terminal-easy"
+    expected = json.loads((FIXTURE / "results.json").read_text())
+    assert json.loads(json.dumps(results)) == expected
+    assert results["curve"][1]["vs_seed"]["mean"] == 0.25 and results["seed"]["wall_sec"] == 60.5
+    # the script's own wrapper adds the expert's split: no holdout task here is among its train tasks
+    assert bench.summarise(state, run_dir, engine, s)["expert_unseen"] is None
+
+
+def test_render_writes_the_table_run_py_wrote_and_the_page(tmp_path):
+    """`--render`'s work on a results.json written by the old run.py: results.md byte for byte its
+    report's, and curve.html with both charts, the table and the task matrix."""
+    results = json.loads((FIXTURE / "results.json").read_text())
+    render(results, tmp_path)
+    assert (tmp_path / "results.md").read_text() == (FIXTURE / "results.md").read_text()
+    page = (tmp_path / "curve.html").read_text()
+    assert page.count("<svg") == 2 and page.count('<g class="estimate">') == 3 + 2  # 3 rates, 2 differences
+    matrix = page[page.index('<section id="matrix">'):page.index('<section id="cycles">')]
+    cells = re.findall(r'<td class="cell"[^>]*>([^<]*)</td>', matrix)
+    assert cells == ["1/2", "2/2", "2/2", "0/2", "1/2", "2/2", "0/2", "0/2", "1/2", "2/2", "2/2", "2/2",
+                     "1/2", "2/2", "2/2", "0/2", "0/1", "1/2"]  # task by task: seed, evo-1, expert
+    assert "58% [25%, 92%]" in page and "0.50 [0.17, 0.83]" in page and "accepted as evo-1" in page
+    # the skill's text is escaped, never markup; nothing is fetched from anywhere
+    assert "Use for &lt;files&gt; &amp; logs." in page and "<files>" not in page
+    assert not re.search(r"<script|<link|<img|src=|@import|url\(", page)
+    assert "default-src 'none'" in page
+
+
+def test_the_page_of_a_curve_without_expert_or_evolve_run(tmp_path):
+    results = json.loads((FIXTURE / "results.json").read_text())
+    seed = results["seed"]
+    tagless = {**results, "expert": None, "curve": [seed], "cycles": [], "evolve": None, "expert_unseen": None,
+               "workspaces": [{**results["curve"][1], "label": "evolved-workspace", "cycle": None,
+                               "path": "/x/evolved-workspace"}]}
+    render(tagless, tmp_path)
+    page = (tmp_path / "curve.html").read_text()
+    assert page.count('<g class="estimate">') == 2 + 1 and "No evolve run" in page
+    assert "<td>expert</td>" not in page and "/x/evolved-workspace" in page
+    assert "no evolve run (curve.evolve: false; run.py --no-evolve)." in (tmp_path / "results.md").read_text()
+
+
+# -- the shipped config is run.py's run 24 ---------------------------------------------------------
+
+def test_the_shipped_config_is_run_24s_flags(tmp_path):
+    """configs/curve-split2.yaml and run.py's flags of run 24 give the same EvolveConfig (but where the
+    run directory sits, which the curve puts under its --out), and the same settings in results.json:
+    the two cannot drift apart."""
+    from adaptive_skill.config import load_config
+
+    bench = _bench()
+    s = bench.settings(bench.parse_args(["--out", str(tmp_path), *RUN_24]))
+    built = bench.build_config(s, tmp_path).model_dump(mode="json")
+    loaded = load_config(REPO / "configs" / "curve-split2.yaml").model_dump(mode="json")
+    assert built["paths"].pop("runs_dir") == str(tmp_path / "runs")
+    loaded["paths"].pop("runs_dir")
+    assert loaded == built
+    assert describe(load_config(REPO / "configs" / "curve-split2.yaml")) == s
+    # and a flag that changes the run changes the config: the comparison is not vacuous
+    other = bench.build_config(bench.settings(bench.parse_args(["--out", str(tmp_path), *RUN_24, "--repeats", "3"])),
+                               tmp_path).model_dump(mode="json")
+    other["paths"].pop("runs_dir")
+    assert other != loaded and other["curve"]["repeats"] == 3
+
+
+def test_the_identity_leaves_out_only_the_parts_and_the_run_directory():
+    from adaptive_skill.config import load_config
+
+    config = load_config(REPO / "configs" / "curve-split2.yaml")
+    parts = load_config(REPO / "configs" / "curve-split2.yaml",
+                        ["curve.evolve=false", "curve.expert=null", "curve.workspaces=[workspace]", "paths.runs_dir=/x",
+                         "curve.expert_written_from=null"])
+    assert identity(config) == identity(parts)
+    assert identity(config) != identity(load_config(REPO / "configs" / "curve-split2.yaml", ["gating.temperature=0.5"]))
+
+
+# -- the command's refusals ------------------------------------------------------------------------
+
+def _scripted_config(tmp_path: Path, **curve) -> Path:
+    from taskfactory import scripted_engine_config
+
+    path = scripted_engine_config(tmp_path, {"agent": []}, curve=curve)
+    return path
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    missing = _cli("curve", "--config", str(tmp_path / "nope.yaml"), "--out", str(tmp_path / "out"))
+    assert missing.returncode == 2 and missing.stderr == f"error: {tmp_path / 'nope.yaml'}: no such config file\n"
+    config = tmp_path / "bad.yaml"
+    config.write_text("seed: 1\ncurve:\n  repeat: 3\n")
+    bad_key = _cli("curve", "--config", str(config), "--out", str(tmp_path / "out"))
+    assert bad_key.returncode == 2 and bad_key.stderr == f"error: {config}:3: curve.repeat: unknown key\n"
+    config.write_text("curve:\n  repeats: 0\n")
+    zero = _cli("curve", "--config", str(config), "--out", str(tmp_path / "out"))
+    assert zero.returncode == 2 and zero.stderr.count("\n") == 1 and "curve.repeats" in zero.stderr
+    no_out = _cli("curve", "--config", str(config))
+    assert no_out.returncode == 2 and no_out.stderr.count("\n") == 1 and "--out DIR" in no_out.stderr
+    nothing = _cli("curve")
+    assert nothing.returncode == 2 and nothing.stderr.count("\n") == 1
+    no_results = _cli("curve", "--render", str(tmp_path))
+    assert no_results.returncode == 2 and f"{tmp_path / 'results.json'}: no such file" in no_results.stderr
+    (tmp_path / "results.json").write_text('{"settings": {}}')
+    not_curve = _cli("curve", "--render", str(tmp_path))
+    assert not_curve.returncode == 2 and "not a curve's results.json" in not_curve.stderr
+    both = _cli("curve", "--render", str(tmp_path), "--config", str(config))
+    assert both.returncode == 2 and "takes no --config" in both.stderr
+    for result in (missing, bad_key, zero, no_out, nothing, no_results, not_curve, both):
+        assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_workspace_to_evaluate_must_be_one_and_models_known(tmp_path):
+    config = _scripted_config(tmp_path, expert=str(tmp_path / "nope"))
+    result = _cli("curve", "--config", str(config), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "nope: workspace directory does not exist" in result.stderr
+    data = yaml.safe_load(config.read_text())
+    data["curve"] = {}
+    data["models"]["judge"] = {"model": "local/no-such-model"}
+    config.write_text(yaml.safe_dump(data))
+    unknown = _cli("curve", "--config", str(config), "--out", str(tmp_path / "out"))
+    assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
+    assert "models.judge.model local/no-such-model: not an embedded model" in unknown.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_another_config_with_the_same_out_is_refused(tmp_path):
+    """The directory's state.json names the config it was run with: another one is one line, exit 2,
+    naming the keys that differ, and nothing starts; which parts run is not a setting."""
+    from adaptive_skill.config import load_config
+
+    config = _scripted_config(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    earlier = load_config(config, ["seed=7", "curve.evolve=false"])
+    (out / "state.json").write_text(json.dumps({"settings": identity(earlier), "parts": {}}))
+    refused = _cli("curve", "--config", str(config), "--out", str(out))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+    assert "this directory was run with other settings (config.seed); use another --out" in refused.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["state.json"]
+
+
+def test_render_rewrites_the_page_and_table_of_a_directory(tmp_path):
+    (tmp_path / "results.json").write_text((FIXTURE / "results.json").read_text())
+    result = _cli("curve", "--render", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(tmp_path / "curve.html")
+    assert (tmp_path / "results.md").read_text() == (FIXTURE / "results.md").read_text()
+    elsewhere = _cli("curve", "--render", str(tmp_path), "--out", str(tmp_path / "docs"))
+    assert elsewhere.returncode == 0 and (tmp_path / "docs" / "curve.html").read_text() == \
+        (tmp_path / "curve.html").read_text()
