@@ -26,11 +26,21 @@ def test_quickstart_runs_two_cycles_offline(tmp_path, docker_client, base_image,
     run = tmp_path / "quickstart"
     events = [json.loads(line) for line in (run / "events.jsonl").read_text().splitlines()]
     ends = [(e["cycle"], e["phase"]) for e in events if e["event"] == "phase_end"]
-    assert ends == [(c, p) for c in (1, 2) for p in ("solve", "observe", "evolve", "gate", "commit", "converge")]
+    assert ends == [(c, p) for c in (1, 2)
+                    for p in ("solve", "observe", "explore", "evolve", "gate", "commit", "converge")]
     for cycle in ("001", "002"):
-        solved = json.loads((run / "cycles" / cycle / "solve.json").read_text())
-        assert len(solved["results"]) == 2
+        folder = run / "cycles" / cycle
+        solved = json.loads((folder / "solve.json").read_text())
+        assert len(solved["results"]) == 4
         for result_row in solved["results"]:
             trajectory = json.loads(Path(result_row["trajectory_path"]).read_text())
             assert trajectory["model"] == "local/smollm2-135m" and trajectory["steps"]
-        assert (run / "cycles" / cycle / "evolve" / "evolver.json").is_file()
+        # the learning setup, label-free: every batch task attempted again and voted on, then distilled
+        explored = json.loads((folder / "explore.json").read_text())
+        assert sorted(explored["tasks"]) == sorted(solved["tasks"]) and set(explored["agreed"]) == set(explored["tasks"])
+        for task in explored["tasks"]:
+            vote = json.loads((folder / "observations" / task / "agreed.json").read_text())
+            assert [v["attempt"] for v in vote["votes"]] == [0, 1]
+        record = json.loads((folder / "evolve" / "distill.json").read_text())
+        assert {p["task"] for p in record["passed"]} <= {t for t, a in explored["agreed"].items() if a is not None}
+    assert "with two attempts agreeing" in result.stdout

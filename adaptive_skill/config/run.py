@@ -82,6 +82,13 @@ class EvolveConfig(_Strict):
         if self.evolver.samples > 1 and self.models.evolver.temperature <= 0:
             raise ValueError("evolver.samples > 1 needs models.evolver.temperature > 0: at temperature 0 every "
                              "sample is the same reply")
+        if self.explore.reflect and not self.explore.passes:
+            raise ValueError("explore.reflect needs explore.passes >= 1: it changes what the explore attempts are told")
+        if (self.evolver.mode == "distill" and not self.skill_in_prompt_tokens
+                and self.models.agent.model.startswith("local/")):
+            raise ValueError("evolver.mode: distill with an embedded agent model needs skill_in_prompt_tokens > 0 "
+                             "(300 measured): the embedded models read no skill by themselves, so the distilled "
+                             "skills would never reach them (docs/results.md, run 5)")
         if self.explore.agree and (not self.trajectory_only or not self.explore.passes
                                    or self.sandbox.kind != "docker"):
             raise ValueError("explore.agree needs trajectory_only: true (with labels the tests decide), "
