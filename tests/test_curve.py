@@ -139,8 +139,8 @@ def _hand_written_run(root: Path):
         def read_file(self, commit, path):
             return SKILL
 
-    holdout = [type("Task", (), {"id": t})() for t in TASKS]
-    return state, run_dir, type("Engine", (), {"suite": [], "holdout": holdout, "repo": Repo()})()
+    holdout = [type("Task", (), {"id": t, "family": None})() for t in TASKS]
+    return state, run_dir, type("Engine", (), {"suite": [], "train": [], "holdout": holdout, "repo": Repo()})()
 
 
 def test_the_summary_is_the_one_run_py_wrote(tmp_path):
@@ -153,6 +153,7 @@ def test_the_summary_is_the_one_run_py_wrote(tmp_path):
     results["run"] = "/somewhere/curve-old/runs/evolve"
     results["settings"]["suite"] = "/somewhere/benchmarks/terminal-easy"
     expected = json.loads((FIXTURE / "results.json").read_text())
+    assert results.pop("twins") is None  # no family declared: nothing to tell apart (added after run.py)
     assert json.loads(json.dumps(results)) == expected
     assert results["curve"][1]["vs_seed"]["mean"] == 0.25 and results["seed"]["wall_sec"] == 60.5
     # the script's own wrapper adds the expert's split: no holdout task here is among its train tasks
@@ -300,3 +301,23 @@ def test_render_rewrites_the_page_and_table_of_a_directory(tmp_path):
     elsewhere = _cli("curve", "--render", str(tmp_path), "--out", str(tmp_path / "docs"))
     assert elsewhere.returncode == 0 and (tmp_path / "docs" / "curve.html").read_text() == \
         (tmp_path / "curve.html").read_text()
+
+
+def test_the_gain_on_twin_holdout_tasks_is_told_apart_from_the_rest():
+    """twin_rows: a holdout task whose family has a member in the train pool is a twin; the rows are
+    paired with the seed on the twins and on the others separately."""
+    from adaptive_skill.curve.summary import twin_rows
+
+    def task(name, family=None):
+        return type("Task", (), {"id": name, "family": family})()
+
+    train = [task("greet-script", "hello"), task("count-lines")]
+    holdout = [task("hello-script", "hello"), task("tar-list", "tar"), task("sum-column")]
+    parts = {"seed": {"scores": {"hello-script": [0.0, 0.0], "tar-list": [1.0, 0.0], "sum-column": [0.0, 0.0]}},
+             "tag:evo-1": {"scores": {"hello-script": [1.0, 1.0], "tar-list": [1.0, 0.0], "sum-column": [0.0, 1.0]}}}
+    rows = twin_rows(parts, 0, train, holdout)
+    assert rows["twins"] == {"hello-script": ["greet-script"]} and rows["others"] == ["sum-column", "tar-list"]
+    tag = rows["rows"][1]
+    assert tag["label"] == "evo-1" and tag["on_twins"]["vs_seed"]["mean"] == 1.0
+    assert tag["on_others"]["vs_seed"]["mean"] == 0.25  # (0 + 0.5) / 2
+    assert twin_rows(parts, 0, [task("count-lines")], holdout) is None

@@ -49,6 +49,16 @@ def markdown(results: dict) -> str:
                   "|---|---|---|---|"]
         lines += [f"| {row['label']} | {_interval(row['pass_rate'])} | {_interval(row['vs_seed'])} "
                   f"| {_share(row['headroom_share'])} |" for row in unseen["rows"]]
+    if twins := results.get("twins"):
+        lines += ["", f"Apart: the {len(twins['twins'])} holdout tasks with a twin in the train pool (one command "
+                      "solves both up to a path: recall of a sibling) and the other "
+                      f"{len(twins['others'])} (a lesson that carries over):", "",
+                  "| workspace | twins: pass rate | twins: vs seed [95% CI] | others: pass rate "
+                  "| others: vs seed [95% CI] |", "|---|---|---|---|---|"]
+        lines += [f"| {row['label']} | {_interval(row['on_twins']['pass_rate'])} "
+                  f"| {_interval(row['on_twins']['vs_seed'])} | {_interval(row['on_others']['pass_rate'])} "
+                  f"| {_interval(row['on_others']['vs_seed'])} |" for row in twins["rows"]]
+        lines += ["", "Twins: " + "; ".join(f"{task} ({', '.join(of)})" for task, of in twins["twins"].items()) + "."]
     if results.get("cycles"):
         lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | paired vs baseline "
                       "[95% CI] | tasks better / worse / same | decision |", "|---:|---|---|---|---|---|---|"]

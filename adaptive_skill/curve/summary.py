@@ -55,9 +55,53 @@ def summarise(state: dict, run_dir: Path, engine, s: dict, *, expert_split: dict
                           "level": LEVEL, "seed": seed},
             "seed": curve[0], "expert": None if expert_scores is None else row("expert", "expert", None),
             "curve": curve, "cycles": cycles, "expert_unseen": unseen,
+            "twins": twin_rows(parts, seed, engine.train, engine.holdout),
             "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
                            for key in parts if key.startswith("workspace:")],
             "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)}}
+
+
+def twin_rows(parts: dict, seed: int, train, holdout) -> dict | None:
+    """Every row again on the holdout tasks with a twin in the train pool (a member of the same
+    declared family, tasks/split.holdout_twins: recall of a sibling's command) and on the others (a
+    lesson that carries over), each paired with the seed; None when no holdout task has a twin."""
+    from adaptive_skill.tasks import holdout_twins
+
+    twins, others = holdout_twins(train, holdout)
+    if not twins:
+        return None
+    keys = ["seed"] + [key for key in parts if key.startswith(("tag:", "workspace:"))] + (
+        ["expert"] if "expert" in parts else [])
+    labels = {"seed": "seed (evo-0)", "expert": "expert"}
+
+    def on(key: str, tasks) -> dict:
+        scores = {k: v for k, v in parts[key]["scores"].items() if k in tasks}
+        seed_scores = {k: v for k, v in parts["seed"]["scores"].items() if k in tasks}
+        return {"pass_rate": pass_rate(scores, seed=seed).to_dict(),
+                "vs_seed": paired_difference(scores, seed_scores, seed=seed).to_dict()}
+
+    return {"twins": twins, "others": others, "rows": [
+        {"label": labels.get(key) or key.split(":", 1)[1].rsplit("/", 1)[-1],
+         "on_twins": on(key, set(twins)), "on_others": on(key, set(others))} for key in keys]}
+
+
+def twins_of(results: dict) -> dict | None:
+    """twin_rows for a results.json written before it had them, from its rows and its suite's
+    declared families (None when the suite is gone or declares none)."""
+    from adaptive_skill.tasks import TaskError, scan_suite
+
+    try:
+        suite = scan_suite(Path(results["settings"]["suite"])).tasks
+    except (TaskError, OSError, KeyError):
+        return None
+    holdout = set(results["holdout"])
+    parts = {"seed": results["seed"]}
+    parts.update({f"tag:{row['label']}": row for row in results["curve"][1:]})
+    parts.update({f"workspace:{row['path']}": row for row in results.get("workspaces") or []})
+    if results.get("expert"):
+        parts["expert"] = results["expert"]
+    return twin_rows(parts, results["settings"]["seed"], [t for t in suite if t.id not in holdout],
+                     [t for t in suite if t.id in holdout])
 
 
 def expert_unseen(engine, parts: dict, seed: int, split: dict) -> dict | None:
