@@ -19,6 +19,15 @@ def test_a_pass_counts_only_when_another_attempt_left_the_same_files():
     assert hit is not None and hit.attempt == 1  # the first passed one of the agreeing pair
 
 
+def test_two_attempts_that_changed_nothing_do_not_agree():
+    """run 25: two attempts that left the task's files as a fresh container holds them agreed, and the
+    judge's pass of one counted; the untouched files agree with nothing."""
+    votes = [Vote(0, 9.0, "untouched"), Vote(1, 10.0, "untouched")]
+    assert agreed(votes, 7) is not None and agreed(votes, 7, untouched="untouched") is None
+    assert agreed(votes + [Vote(2, 9.0, "x"), Vote(3, 2.0, "x")], 7, untouched="untouched").attempt == 2
+    assert outcome(votes, 7, "untouched")["untouched"] == "untouched"
+
+
 def test_no_digest_never_agrees():
     assert agreed([Vote(0, 9.0, None), Vote(1, 9.0, None)], 7) is None  # two uncaptured states are not the same
     assert agreed([Vote(0, 9.0, ""), Vote(1, 9.0, "")], 7) is None
@@ -27,7 +36,7 @@ def test_no_digest_never_agrees():
 
 def test_outcome_keeps_every_vote_and_the_counted_commands():
     votes = [Vote(0, 9.0, "a", ["echo 1 > f"]), Vote(1, 9.0, "a", ["echo 1 > f; true"])]
-    assert outcome(votes, 7) == {"passed": True, "attempt": 0, "commands": ["echo 1 > f"], "votes": [
+    assert outcome(votes, 7) == {"passed": True, "attempt": 0, "commands": ["echo 1 > f"], "untouched": None, "votes": [
         {"attempt": 0, "score": 9.0, "digest": "a"}, {"attempt": 1, "score": 9.0, "digest": "a"}]}
     assert outcome(votes[:1], 7)["passed"] is False
 

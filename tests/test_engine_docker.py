@@ -595,14 +595,16 @@ def test_label_free_no_phase_reads_a_test_result(tmp_path, docker_client, base_i
     assert '"reward"' not in json.dumps(record) and "tests" not in json.dumps(record).replace("/tests", "")
 
 
-@pytest.mark.parametrize("same_files", [True, False])
+@pytest.mark.parametrize("same_files", [True, False, None])
 def test_label_free_agreement_counts_a_pass_only_when_two_attempts_left_the_same_files(
         tmp_path, docker_client, base_image, same_files):
     """explore.agree: the judge passes every attempt. When each attempt writes the same answer file,
     the first explore pass confirms the batch's attempts (the vote's attempt 0) and their commands are
     distilled; when each attempt leaves a file of its own (the time in nanoseconds), no two agree in
-    two explore passes and nothing is distilled, however sure the judge was. The tests are never read."""
-    write = "echo 42 > /app/answer.txt" if same_files else "date +%s%N > /app/answer.txt"
+    two explore passes and nothing is distilled, however sure the judge was; when no attempt changes
+    a file (None: it only prints), their untouched files agree with nothing either (run 25 counted
+    such pairs). The tests are never read."""
+    write = {True: "echo 42 > /app/answer.txt", False: "date +%s%N > /app/answer.txt", None: "echo 42"}[same_files]
     agent = [{"when": r"\[exit code", **submit("done")}, bash(write)]
     judge = [{"content": {"score": 9, "category": "file-operations", "outcome": "Wrote the answer file.",
                           "failure_reason": None}}]
@@ -630,4 +632,8 @@ def test_label_free_agreement_counts_a_pass_only_when_two_attempts_left_the_same
         assert record["passed"] == []
         for vote in votes.values():
             digests = [v["digest"] for v in vote["votes"]]
-            assert not vote["passed"] and len(digests) == 3 and len(set(digests)) == 3 and all(digests)
+            assert not vote["passed"] and len(digests) == 3 and all(digests)
+            if same_files is None:  # three attempts, the same untouched files
+                assert set(digests) == {vote["untouched"]}
+            else:
+                assert len(set(digests)) == 3 and vote["untouched"] not in digests

@@ -37,11 +37,17 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                                            if r.failure_mode != "unverified"}
     agree = c.explore.agree and c.trajectory_only
     votes: dict[str, list[Vote]] = {}  # explore.agree: each task's attempts so far, the batch's first
+    untouched: dict[str, str | None] = {}  # explore.agree: each task's files before any attempt
     if agree:
+        from adaptive_skill.sandbox.state import capture_initial_state
+
         for item in observed.items:
             if item.worked is not None:  # it has a trajectory
                 state = engine.run_dir.cycle_dir(n) / "solve" / "state" / item.task
                 votes[item.task] = [Vote(0, item.score, state_digest_of(state), list(item.worked))]
+                initial = capture_initial_state(engine.provider, find_task(engine, item.task),
+                                                engine.run_dir.cycle_dir(n) / "explore" / "untouched" / item.task)
+                untouched[item.task] = None if initial.error else initial.digest
         todo = list(votes)
     else:
         todo = [item.task for item in observed.items
@@ -87,7 +93,7 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                 vote = Vote(index + 1, score, state_digest_of(folder / "state" / result.task_id),
                             worked_commands(trajectory) if trajectory is not None else [])
                 votes[result.task_id].append(vote)
-                ok = agreed(votes[result.task_id], c.judge.pass_threshold) is not None
+                ok = agreed(votes[result.task_id], c.judge.pass_threshold, untouched.get(result.task_id)) is not None
             else:
                 ok = trajectory is not None and passed(score, label, c.judge.pass_threshold)
             attempts.append(ExploreAttempt(task=result.task_id, attempt=index + 1,
@@ -98,8 +104,8 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
             if ok:
                 found.add(result.task_id)
     explored = ExploreResult(tasks=todo, attempts=attempts,
-                             agreed={t: hit.attempt if (hit := agreed(v, c.judge.pass_threshold)) else None
-                                     for t, v in votes.items()} if agree else None)
+                             agreed={t: hit.attempt if (hit := agreed(v, c.judge.pass_threshold, untouched.get(t)))
+                                     else None for t, v in votes.items()} if agree else None)
     observations = engine.run_dir.cycle_dir(n) / "observations"
     for task_id in todo:
         if (observations / task_id).is_dir():
@@ -107,7 +113,8 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                               [{k: v for k, v in a.to_dict().items() if k != "trajectory"}
                                for a in attempts if a.task == task_id])
             if agree:
-                write_json_atomic(observations / task_id / AGREED, outcome(votes[task_id], c.judge.pass_threshold))
+                write_json_atomic(observations / task_id / AGREED,
+                                  outcome(votes[task_id], c.judge.pass_threshold, untouched.get(task_id)))
     if agree:
         batch = sorted(t for t, a in (explored.agreed or {}).items() if a == 0)
         engine.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} task(s) passed with two attempts "

@@ -5,8 +5,10 @@ attempt whose final files another attempt of the same task also reached is right
 not a success.
 
 The rule, in one place: a task counts as passed when one of its attempts is judged at or above the
-threshold and at least one other attempt left the same files (the state digest, sandbox/state.py).
-The attempt that counts is the first such one; its worked commands are what the evolver learns from."""
+threshold and at least one other attempt left the same files (the state digest, sandbox/state.py),
+files that are not the task's untouched ones (what a fresh container of its image holds: two
+attempts that changed nothing agree, and run 25 counted two such tasks as passed). The attempt that
+counts is the first such one; its worked commands are what the evolver learns from."""
 
 from __future__ import annotations
 
@@ -27,21 +29,22 @@ class Vote:
     commands: list[str] = field(default_factory=list)  # its worked commands
 
 
-def agreed(votes: list[Vote], pass_threshold: float) -> Vote | None:
-    """The first attempt the judge passed whose final files another attempt also left; None if none."""
+def agreed(votes: list[Vote], pass_threshold: float, untouched: str | None = None) -> Vote | None:
+    """The first attempt the judge passed whose final files another attempt also left; None if none.
+    `untouched`: the digest of the task's files before any attempt, which agrees with nothing."""
     for vote in votes:
-        if vote.score is None or vote.score < pass_threshold or not vote.digest:
+        if vote.score is None or vote.score < pass_threshold or not vote.digest or vote.digest == untouched:
             continue
         if any(other is not vote and other.digest == vote.digest for other in votes):
             return vote
     return None
 
 
-def outcome(votes: list[Vote], pass_threshold: float) -> dict[str, Any]:
+def outcome(votes: list[Vote], pass_threshold: float, untouched: str | None = None) -> dict[str, Any]:
     """What agreed.json holds for a task: whether it counts as passed, by which attempt, and every vote."""
-    hit = agreed(votes, pass_threshold)
+    hit = agreed(votes, pass_threshold, untouched)
     return {"passed": hit is not None, "attempt": hit.attempt if hit else None,
-            "commands": list(hit.commands) if hit else [],
+            "commands": list(hit.commands) if hit else [], "untouched": untouched,
             "votes": [{"attempt": v.attempt, "score": v.score, "digest": v.digest} for v in votes]}
 
 

@@ -185,3 +185,31 @@ def state_digest(dest: Path, state: CapturedState) -> str | None:
     except (OSError, tarfile.TarError, ValueError):
         return None
     return digest.hexdigest()
+
+
+def capture_initial_state(provider, task: Task, dest: Path) -> CapturedState:
+    """The task's paths as a fresh container of its image holds them, before any agent: what an
+    attempt that changed nothing leaves (kept in `dest`, reused when its manifest is there). Never
+    raises: a failure is the manifest's `error`."""
+    kept = load_state(dest)
+    if kept is not None:
+        return kept
+    try:
+        sandbox = provider.open(task, {"adaptive-skill.role": "initial-state"}, offline=True)
+    except Exception as exc:
+        state = CapturedState(error=f"no sandbox: {type(exc).__name__}: {str(exc)[:200]}")
+        dest.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(dest / MANIFEST, state.to_dict())
+        return state
+    try:
+        sandbox.start()
+        for source, target in task.files_in:  # as an attempt starts (harness/attempt.py)
+            sandbox.copy_in(source, target)
+        return capture_state(sandbox, task, dest)
+    except Exception as exc:
+        state = CapturedState(error=f"{type(exc).__name__}: {str(exc)[:200]}")
+        dest.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(dest / MANIFEST, state.to_dict())
+        return state
+    finally:
+        sandbox.close()

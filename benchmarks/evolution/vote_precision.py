@@ -2,6 +2,11 @@
 
     python benchmarks/evolution/vote_precision.py --run RUN_DIR --out ROWS.jsonl   # export
     python benchmarks/evolution/vote_precision.py --summary ROWS.jsonl             # the table
+    ... --run RUN_DIR --out ROWS.jsonl --capture-untouched DIR   # also each task's untouched files
+
+--capture-untouched (a run made before the engine kept them): each train task's files as a fresh
+container of its image holds them, captured into DIR (Docker), their digest on the task's rows; the
+summary then also re-applies the vote with the rule that untouched files agree with nothing.
 
 An evolve run keeps every train attempt's test result apart from what evolution reads (the
 verifier runs on every attempt; with trajectory_only no phase reads it). This script reads them
@@ -44,7 +49,25 @@ def _tests(results_dir: Path, task: str) -> bool | None:
     return bool(data.get("passed"))
 
 
-def export(run: Path) -> list[dict]:
+def untouched_digest(cycle_dir: Path, task: str, capture: Path | None) -> str | None:
+    """The task's files before any attempt: kept by the engine (explore/untouched), else captured
+    into `capture` from a fresh container of the task's image (the suite of the run's config)."""
+    from adaptive_skill.sandbox.state import load_state
+
+    kept = load_state(cycle_dir / "explore" / "untouched" / task)
+    if kept is None and capture is not None:
+        from adaptive_skill.config import load_config
+        from adaptive_skill.harness.providers import make_provider
+        from adaptive_skill.sandbox.state import capture_initial_state
+        from adaptive_skill.tasks import load_task
+
+        config = load_config(cycle_dir.parents[1] / "config.yaml")
+        kept = capture_initial_state(make_provider(config.sandbox), load_task(config.paths.suite / task),
+                                     capture / task)
+    return None if kept is None or kept.error else kept.digest
+
+
+def export(run: Path, capture: Path | None = None) -> list[dict]:
     """Every train attempt of every cycle of `run`, with its test result, and the distilled entries."""
     rows: list[dict] = []
     for cycle_dir in sorted((run / "cycles").glob("[0-9]*")):
@@ -58,6 +81,7 @@ def export(run: Path) -> list[dict]:
             state = read_json(cycle_dir / "solve" / "state" / task / "state.json", None) or {}
             rows.append({"kind": "attempt", "cycle": cycle, "task": task, "attempt": 0,
                          "score": verdict.get("score"), "digest": state.get("digest"),
+                         "untouched": untouched_digest(cycle_dir, task, capture),
                          "tests": _tests(cycle_dir / "solve" / "results", task),
                          "counted": agreed.get(task) == 0 if agreed is not None else
                          (verdict.get("score") or 0) >= THRESHOLD})
@@ -98,9 +122,23 @@ def summary(rows: list[dict]) -> dict:
     right = {(r["cycle"], r["task"]): r["tests"] for r in attempts if r["counted"]}
     distilled = [r for r in rows if r["kind"] == "distilled"]
     wrong = [r["task"] for r in distilled if right.get((r["cycle"], r["task"])) is False]
+    out = {}
+    if any(r.get("untouched") for r in batch):  # the vote again, untouched files agreeing with nothing
+        from adaptive_skill.observe.agreement import Vote, agreed
+
+        hits = []
+        for group in tasks.values():
+            untouched = next((r.get("untouched") for r in group if r["attempt"] == 0), None)
+            hit = agreed([Vote(r["attempt"], r["score"], r["digest"]) for r in group], THRESHOLD, untouched)
+            hits.append(next(r for r in group if r["attempt"] == hit.attempt) if hit else None)
+        out["vote_untouched_agrees_with_nothing"] = table(
+            [h is not None for h in hits], [h["tests"] if h else p for h, p in zip(hits, passable, strict=True)])
+        out["untouched_tasks"] = sorted(t for (_, t), g in tasks.items()
+                                        if any(r["digest"] and r["digest"] == next(
+                                            (x.get("untouched") for x in g if x["attempt"] == 0), None) for r in g))
     return {"attempts": len(attempts), "batch": len(batch), "tasks": len(tasks),
             "batch_passed_by_tests": sum(r["tests"] for r in batch),
-            "judge_on_batch": judge, "run_estimate_per_task": estimate,
+            "judge_on_batch": judge, "run_estimate_per_task": estimate, **out,
             "distilled": len(distilled), "distilled_from_a_failed_attempt": wrong}
 
 
@@ -109,12 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--run", type=Path, help="an evolve run directory (runs/<id>) to export")
     p.add_argument("--out", type=Path, help="where the exported rows go (jsonl)")
     p.add_argument("--summary", type=Path, help="rows written by --out: print the table")
+    p.add_argument("--capture-untouched", type=Path, metavar="DIR",
+                   help="with --run: capture each task's untouched files into DIR (Docker) where the run kept none")
     args = p.parse_args(argv)
     if args.run:
         if not (args.run / "cycles").is_dir() or not args.out:
             print(f"error: {args.run}: not an evolve run directory (no cycles/), or no --out", file=sys.stderr)
             return 2
-        rows = export(args.run)
+        rows = export(args.run, args.capture_untouched)
         args.out.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
         print(f"wrote {len(rows)} rows to {args.out}")
     source = args.summary or args.out
