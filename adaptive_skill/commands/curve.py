@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "to write the page and table (default: the rendered DIR)")
     parser.add_argument("--render", metavar="DIR",
                         help="write DIR/results.md and DIR/curve.html again from DIR/results.json; runs nothing")
+    parser.add_argument("--suite", metavar="DIR",
+                        help="with --render: the suite whose families tell the twin holdout tasks apart, for a "
+                             "results.json without them (default: the suite it names)")
     add_quiet_arg(parser, "no progress bars or per-task lines, only the curve's own lines")
     parser.set_defaults(handler=curve)
 
@@ -39,7 +42,8 @@ def curve(args: argparse.Namespace) -> int:
     if args.render:
         if args.config or args.overrides:
             raise UserError("--render DIR writes from DIR/results.json: it takes no --config or --set")
-        return render(Path(args.render), Path(args.out) if args.out else None)
+        return render(Path(args.render), Path(args.out) if args.out else None,
+                      Path(args.suite) if args.suite else None)
     if not args.config:
         raise UserError("curve needs --config FILE (and --out DIR), or --render DIR")
     if not args.out:
@@ -47,7 +51,7 @@ def curve(args: argparse.Namespace) -> int:
     return measure(args)
 
 
-def render(folder: Path, out: Path | None) -> int:
+def render(folder: Path, out: Path | None, suite: Path | None = None) -> int:
     import json
 
     from adaptive_skill.curve import render as write_page
@@ -62,6 +66,10 @@ def render(folder: Path, out: Path | None) -> int:
         raise UserError(f"{source}: cannot read: {exc}") from None
     target = out or folder
     try:
+        if suite is not None and "twins" not in results:  # the twins from that suite's families
+            from adaptive_skill.curve.summary import twins_of
+
+            results["twins"] = twins_of({**results, "settings": {**results["settings"], "suite": str(suite)}})
         target.mkdir(parents=True, exist_ok=True)
         write_page(results, target)
     except (KeyError, TypeError, AttributeError) as exc:
