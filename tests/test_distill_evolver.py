@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _config(**extra) -> EvolveConfig:
-    return EvolveConfig.model_validate({"evolver": {"mode": "distill"}, "max_skills": 5, **extra})
+    return EvolveConfig.model_validate({"evolver": {"mode": "distill"}, "max_skills": 5, "skill_in_prompt_tokens": 300,
+                                        **extra})
 
 
 def _workspace(tmp_path: Path) -> Path:
