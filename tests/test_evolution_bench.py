@@ -132,7 +132,8 @@ def test_a_run_without_evolve_summarises_seed_expert_and_workspaces(tmp_path):
                        f"workspace:{ws}": {"done": True, "scores": evolved, "windows": [[2, 5]]},
                        "workspace:/half/done": {"windows": [[5, 6]]}}}
     s = bench.settings(bench.parse_args(["--out", str(tmp_path), "--no-evolve"]))
-    engine = type("Engine", (), {"suite": [], "holdout": [type("Task", (), {"id": i})() for i in "abc"]})()
+    engine = type("Engine", (), {"suite": [], "train": [],
+                                 "holdout": [type("Task", (), {"id": i, "family": None})() for i in "abc"]})()
     results = bench.summarise(state, tmp_path / "runs" / "evolve", engine, s)
     assert results["evolve"] is None and results["cycles"] == [] and len(results["curve"]) == 1
     [row] = results["workspaces"]
@@ -157,8 +158,8 @@ def test_the_headroom_again_on_the_tasks_the_expert_was_not_written_from():
     suite = load_suite(REPO / "benchmarks" / "terminal-easy")
     written_from = {t.id for t in split_suite(suite, 0.5, 0)[0]}
     for split, unseen_count in ((2, 21), (0, None)):
-        holdout = split_suite(suite, 0.5, split)[1]
-        engine = type("Engine", (), {"suite": suite, "holdout": holdout})()
+        train, holdout = split_suite(suite, 0.5, split)
+        engine = type("Engine", (), {"suite": suite, "train": train, "holdout": holdout})()
         ids = [t.id for t in holdout]
         seed = {i: [0.0, 0.0] for i in ids}
         expert = {i: [1.0, 1.0] for i in ids}  # +1 everywhere
