@@ -194,22 +194,22 @@ def capture_initial_state(provider, task: Task, dest: Path) -> CapturedState:
     kept = load_state(dest)
     if kept is not None:
         return kept
-    try:
-        sandbox = provider.open(task, {"adaptive-skill.role": "initial-state"}, offline=True)
-    except Exception as exc:
-        state = CapturedState(error=f"no sandbox: {type(exc).__name__}: {str(exc)[:200]}")
+    def failed(what: str, exc: Exception) -> CapturedState:
+        state = CapturedState(error=f"{what}{type(exc).__name__}: {str(exc)[:200]}")
         dest.mkdir(parents=True, exist_ok=True)
         write_json_atomic(dest / MANIFEST, state.to_dict())
         return state
+
+    try:
+        sandbox = provider.open(task, {"adaptive-skill.role": "initial-state"}, offline=True)
+    except Exception as exc:
+        return failed("no sandbox: ", exc)
     try:
         sandbox.start()
         for source, target in task.files_in:  # as an attempt starts (harness/attempt.py)
             sandbox.copy_in(source, target)
         return capture_state(sandbox, task, dest)
     except Exception as exc:
-        state = CapturedState(error=f"{type(exc).__name__}: {str(exc)[:200]}")
-        dest.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(dest / MANIFEST, state.to_dict())
-        return state
+        return failed("", exc)
     finally:
         sandbox.close()
