@@ -25,6 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "curve"
 BENCH = REPO / "benchmarks" / "evolution"
 RUN_24 = ["--evolver", "distill", "--explore", "2", "--explore-reflect", "--batch-size", "40", "--labels", "--seed", "2"]
+RUN_25 = ["--evolver", "distill", "--explore", "2", "--explore-reflect", "--explore-agree", "--batch-size", "40",
+          "--seed", "2", "--no-expert"]
 
 TASKS = ["count-log-lines", "git-branch-feature", "json-count-status", "make-backup-dir", "sqlite-insert-row",
          "zip-two-files"]
@@ -213,6 +215,24 @@ def test_the_shipped_config_is_run_24s_flags(tmp_path):
                                tmp_path).model_dump(mode="json")
     other["paths"].pop("runs_dir")
     assert other != loaded and other["curve"]["repeats"] == 3
+
+
+def test_the_label_free_config_is_run_25s_flags(tmp_path):
+    """configs/curve-split2-labelfree.yaml and run.py's flags of run 25 (label-free, no expert) give
+    the same EvolveConfig but where the run directory sits, and the same settings."""
+    from adaptive_skill.config import load_config
+
+    bench = _bench()
+    args = bench.parse_args(["--out", str(tmp_path), *RUN_25])
+    s = bench.settings(args)
+    built = bench.Bench(tmp_path, s, bench.chosen_parts(args)).config.model_dump(mode="json")
+    loaded = load_config(REPO / "configs" / "curve-split2-labelfree.yaml").model_dump(mode="json")
+    built["paths"].pop("runs_dir")
+    loaded["paths"].pop("runs_dir")
+    built["curve"]["expert_written_from"] = None  # run.py names the expert's split; with no expert it is unread
+    assert loaded == built
+    assert loaded["trajectory_only"] and loaded["explore"]["agree"] and loaded["curve"]["expert"] is None
+    assert describe(load_config(REPO / "configs" / "curve-split2-labelfree.yaml")) == s
 
 
 def test_the_identity_leaves_out_only_the_parts_and_the_run_directory():

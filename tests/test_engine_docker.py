@@ -637,3 +637,31 @@ def test_label_free_agreement_counts_a_pass_only_when_two_attempts_left_the_same
                 assert set(digests) == {vote["untouched"]}
             else:
                 assert len(set(digests)) == 3 and vote["untouched"] not in digests
+
+
+@pytest.mark.parametrize("judge_says", ["pass", "fail"])
+def test_label_free_agreement_tells_the_reflect_note_only_where_the_estimate_failed_the_attempt_before(
+        tmp_path, docker_client, base_image, judge_says):
+    """explore.agree with explore.reflect: every batch task is attempted again, but the note ("an
+    earlier attempt at this task did not succeed") goes only to a task whose attempt before the judge
+    failed. Run 25 told it to the judge's passes too, and right answers were re-tried "another way".
+    Each attempt leaves files of its own, so no two agree and both passes run."""
+    agent = [{"when": r"\[exit code", **submit("done")}, bash("date +%s%N > /app/answer.txt")]
+    score = 9 if judge_says == "pass" else 2
+    judge = [{"content": {"score": score, "category": "file-operations", "outcome": "Wrote the answer file.",
+                          "failure_reason": None if score >= 7 else "unsure"}}]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": judge}, max_cycles=1,
+                                  evolver={"mode": "distill"},
+                                  explore={"passes": 2, "temperature": 1.0, "reflect": True, "agree": True},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="agree-note", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    batch = json.loads((cycle / "solve.json").read_text())["tasks"]
+    for folder in ("p1", "p2"):
+        for task in batch:
+            metadata = json.loads((cycle / "explore" / folder / "trajectories" / f"{task}.json").read_text())["metadata"]
+            if judge_says == "pass":
+                assert "reflection" not in metadata, (folder, task)
+            else:
+                assert metadata["reflection"].startswith("An earlier attempt at this task did not succeed"), (folder, task)

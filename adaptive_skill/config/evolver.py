@@ -66,8 +66,9 @@ class ExploreConfig(_Strict):
     sampling at `temperature`, until one attempt passes; its worked commands go to the evolver
     (observations/<task>/explored.json). The 1.5B's failures recur at a low temperature, so its
     trajectories there never hold their fix; a hotter sample sometimes does (docs/results.md, run 16).
-    `reflect`: each explore attempt is also told what the task's attempt before it did wrong (its
-    failed commands and why, agent/reflect.py), after its instruction: for a model that does not
+    `reflect`: an explore attempt is also told what the task's attempt before it did wrong (its
+    failed commands and why, agent/reflect.py), where that attempt did not pass (label-free: the
+    judge's verdict), after its instruction: for a model that does not
     recover from an error inside an attempt (the 1.5B on git, docs/results.md)."""
 
     passes: int = Field(0, ge=0, le=10)

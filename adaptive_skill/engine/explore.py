@@ -21,8 +21,9 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
     explore.passes are spent; judged like the batch, except where the evolver sees the tests
     (trajectory_only off): a verified attempt is then decided by its tests, with no verdict. What
     each task's attempts did is written beside its observations (explored.json): the worked
-    commands of a passed one, the scores. With explore.reflect each attempt is told what the
-    task's attempt before it (the batch's, then the last pass's) did wrong (agent/reflect.py).
+    commands of a passed one, the scores. With explore.reflect an attempt is told what the task's
+    attempt before it (the batch's, then the last pass's) did wrong (agent/reflect.py), where that
+    attempt did not pass (as the evolver counts a pass: label-free, the judge's verdict).
     With explore.agree, a pass is the vote of observe/agreement.py over the task's attempts, the
     batch's included, and its outcome is written beside the observations (agreed.json), which the
     distiller reads in place of the batch's verdict."""
@@ -56,11 +57,19 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
     found: set[str] = set()
     judge = engine.roles.judge()
     before = {r.task_id: r for r in solved.results}  # each task's attempt before
+    # Whether the estimate passed each task's attempt before (the tests, where the evolver sees them).
+    # The reflect note says that attempt did not succeed: it is told only where the estimate says so.
+    # Under explore.agree the judge's passes are attempted again to be confirmed, and run 25 told
+    # them the note too: sqlite-max-row and loop-create-files, right in the batch, were each re-tried
+    # twice "another way", and the two wrong answers agreed and were distilled.
+    passed_before = {item.task: passed(item.score, labels.get(item.task), c.judge.pass_threshold)
+                     for item in observed.items}
     for index in range(c.explore.passes):
         tasks = [find_task(engine, task_id) for task_id in todo if task_id not in found]
         if not tasks:
             break
-        notes = {t.id: note for t in tasks if c.explore.reflect and (last := before.get(t.id))
+        notes = {t.id: note for t in tasks if c.explore.reflect and not passed_before.get(t.id)
+                 and (last := before.get(t.id))
                  and last.trajectory_path
                  and (note := reflection(last.trajectory_path, Programs.from_dict(last.programs)))}
         config = c.model_copy(deep=True)
@@ -89,6 +98,7 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
         for result, trajectory, label in loaded:
             verdict = next(verdicts) if trajectory is not None and label is None else None
             score = float(verdict.score) if verdict is not None and verdict.status == "ok" else None
+            passed_before[result.task_id] = passed(score, label, c.judge.pass_threshold)
             if agree:
                 vote = Vote(index + 1, score, state_digest_of(folder / "state" / result.task_id),
                             worked_commands(trajectory) if trajectory is not None else [])
