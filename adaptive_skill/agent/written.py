@@ -1,7 +1,7 @@
 """What an attempt's commands wrote, shown to the agent when it first submits
 (models.agent.show_before_submit): the files its shell redirections and `tee` named, as `ls -ld`
 and, for a text file, its first lines. The 1.5B runs one command and submits without looking
-(docs/results.md, runs 8 and 9); this puts the result in front of it instead of asking it to look.
+(docs/log/results-runs.md, runs 8 and 9); this puts the result in front of it instead of asking it to look.
 
 The paths come from the agent's own command text and the command that shows them runs in the
 attempt's own sandbox, in its shell (so a relative path means what it meant to the agent); each

@@ -65,7 +65,7 @@ class ExploreConfig(_Strict):
     each task of the batch that did not pass is attempted again, up to `passes` times, with the agent
     sampling at `temperature`, until one attempt passes; its worked commands go to the evolver
     (observations/<task>/explored.json). The 1.5B's failures recur at a low temperature, so its
-    trajectories there never hold their fix; a hotter sample sometimes does (docs/results.md, run 16).
+    trajectories there never hold their fix; a hotter sample sometimes does (docs/log/results-runs.md, run 16).
     `reflect`: an explore attempt is also told what the task's attempt before it did wrong (its
     failed commands and why, agent/reflect.py), where that attempt did not pass (label-free: the
     judge's verdict), after its instruction: for a model that does not

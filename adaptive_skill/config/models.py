@@ -32,7 +32,7 @@ class ModelConfig(_Strict):
     evolver_demo: bool | None = None
     # The first submit of a task attempt is answered with CHECK_FIRST (look at the result, then
     # submit again) instead of ending it: for a model that submits after one unchecked command (the
-    # 1.5B, docs/results.md run 8). Off unless measured to help the model; only the agent reads it.
+    # 1.5B, docs/log/results-runs.md, run 8). Off unless measured to help the model; only the agent reads it.
     check_before_submit: bool = False
     # The first submit is answered with what the attempt's commands wrote (each file a redirection or tee
     # named: `ls -ld` and its first lines, agent/written.py) instead of a request to look: the run-9

@@ -88,7 +88,7 @@ class EvolveConfig(_Strict):
                 and self.models.agent.model.startswith("local/")):
             raise ValueError("evolver.mode: distill with an embedded agent model needs skill_in_prompt_tokens > 0 "
                              "(300 measured): the embedded models read no skill by themselves, so the distilled "
-                             "skills would never reach them (docs/results.md, run 5)")
+                             "skills would never reach them (docs/log/results-runs.md, run 5)")
         if self.explore.agree and (not self.trajectory_only or not self.explore.passes
                                    or self.sandbox.kind != "docker"):
             raise ValueError("explore.agree needs trajectory_only: true (with labels the tests decide), "

@@ -155,7 +155,7 @@ def structured_instruction(*, skills: list[tuple[str, str]], max_skills: int, pr
     `history`: earlier changes and the gate's decision on each; `skill_use`: how the agent used each
     skill (observe/attribution.py); `network`: whether a task's container can have a network
     (sandbox.allow_network). Without one the question says so: told nothing, Qwen2.5-Coder-1.5B wrote
-    a skill that installs jq with apt-get (docs/results.md, runs 7 and 8). `programs`: which common
+    a skill that installs jq with apt-get (docs/log/results-runs.md, runs 7 and 8). `programs`: which common
     programs the failures' containers have and lack (sandbox/programs.py), so that a skill can name
     one they have: told only that there is no network, it answered `none` or installed jq anyway."""
     environment = [line for line in ([] if network else [NO_NETWORK]) + [programs.strip()] if line]

@@ -167,9 +167,9 @@ def unusable_step(steps: Iterable[str], failures: Failures, *, network: bool) ->
     """Why steps cannot help the agent, as one sentence for the evolver; or None. Two cases, for every
     evolver mode (the rules step) and for the structured evolver before it writes:
     - a step is a command the record shows failing (`failures.commands`, folded): the 1.5B's skill for
-      `jq: command not found` was the three failed jq commands (docs/results.md, run 10);
+      `jq: command not found` was the three failed jq commands (docs/log/results-runs.md, run 10);
     - without a network, a step installs or downloads: told so, the 1.5B still wrote "install jq"
-      in 5 of 5 replies at temperature 0.7 (docs/results.md, run 10)."""
+      in 5 of 5 replies at temperature 0.7 (docs/log/results-runs.md, run 10)."""
     steps = list(steps)
     # a command is a whole step or a code span in one (the quickstart of 2026-11-27: "Then, try to create a new
     # branch using `git checkout -b feature /app/repo` again.")

@@ -144,7 +144,7 @@ class StructuredEvolver:
             shutil.copytree(before, after, symlinks=True)
             existing = sorted(skill_names(before))
             # Qwen2.5-Coder-1.5B proposed the skill the gate had just rejected again, word for word,
-            # although the history in its prompt said so (docs/results.md, run 6)
+            # although the history in its prompt said so (docs/log/results-runs.md, run 6)
             rejected = rejected_skills(workspace, rejected_commits(self.run))
             library = [(name, _description(before / "skills" / name / "SKILL.md")) for name in existing]
             record.instruction = structured_instruction(skills=library, max_skills=c.max_skills,

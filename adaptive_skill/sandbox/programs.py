@@ -2,7 +2,7 @@
 
 The evolver reads it (evolve/digest.py): told only that the containers have no network, the 1.5B
 evolver proposed installing jq or zip, or nothing, for lack of knowing what it could use instead
-(docs/results.md, runs 10 and 12). The list is fixed here; whatever the container prints, only
+(docs/log/results-runs.md, runs 10 and 12). The list is fixed here; whatever the container prints, only
 names of this list are kept, so a hostile image cannot put words of its own in front of a model.
 The harness runs PROBE (harness/attempt.py); this module imports nothing of the project, so the
 observations and the evolver's digest can read its facts without a circle back to the sandbox.

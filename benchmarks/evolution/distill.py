@@ -21,7 +21,7 @@ seed's.
 
 "passed" is the verifier's: the labelled upper bound of this lever (a label-free product would keep
 the judge's passes, which include wrong ones; not built, since the upper bound showed no gain,
-docs/results.md run 15). Parts are resumable and shared with run.py when DIR is one of its --out
+docs/log/results-runs.md, run 15). Parts are resumable and shared with run.py when DIR is one of its --out
 directories with the same settings (the seed's holdout rounds are then reused, not re-run).
 """
 

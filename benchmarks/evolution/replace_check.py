@@ -18,7 +18,7 @@ placed skills; `--placed-before words` for a run whose code placed by words alon
 21's). Only the tasks whose placed text differs are run again, with the same seeded repeats as
 the gate; on the others the prompt is the same, so the gate's own attempts stand for them (the
 seeded embedded model repeats a prompt exactly: with --seed 0 the seed's rounds reproduced task for
-task across runs, docs/results.md run 20). --controls K also runs K of the
+task across runs, docs/log/results-runs.md, run 20). --controls K also runs K of the
 unchanged tasks again, the first in name order, and says how many repeats reproduced: the check of
 that assumption.
 
