@@ -341,3 +341,45 @@ def test_the_gain_on_twin_holdout_tasks_is_told_apart_from_the_rest():
     assert tag["label"] == "evo-1" and tag["on_twins"]["vs_seed"]["mean"] == 1.0
     assert tag["on_others"]["vs_seed"]["mean"] == 0.25  # (0 + 0.5) / 2
     assert twin_rows(parts, 0, [task("count-lines")], holdout) is None
+
+
+# -- fresh sampling seeds ---------------------------------------------------------------------------
+
+def test_first_round_samples_each_repeat_with_a_later_gate_rounds_seed(tmp_path):
+    """curve.first_round K: repeat r samples with gate round K + r's seed, kept in that round's own
+    cache; results.json says the seeds are fresh when K reaches the gate's rounds, and results.md and
+    the page say so; at 0 they say a tag's figures include the rounds that accepted it."""
+    from adaptive_skill.config import load_config
+    from adaptive_skill.curve import Bench
+    from adaptive_skill.curve.markdown import markdown
+
+    config = load_config(_scripted_config(tmp_path, first_round=2, repeats=2, evolve=False))
+    asked = []
+
+    class Held:
+        scores = {t: 1.0 for t in TASKS}
+
+    class Engine:
+        holdout = [type("Task", (), {"id": t})() for t in TASKS]
+
+        def holdout_rounds_dir(self, key):
+            return tmp_path / "out" / "rounds" / key
+
+        def evaluate_holdout(self, workspace, rounds_dir, label, round_index):
+            asked.append(round_index)
+            return Held()
+
+    bench = Bench(tmp_path / "out", config, identity(config), log=lambda line: None)
+    bench.engine = Engine()
+    scores = bench.evaluate("(a) seed", REPO / "workspace")["scores"]
+    assert asked == [2, 3] and scores == {t: [1.0, 1.0] for t in TASKS}
+    state, run_dir, engine = _hand_written_run(tmp_path)
+    s = {**_bench().settings(_bench().parse_args(["--out", str(tmp_path), "--seed", "2"])), "repeats": 2}
+    fresh = summarise(state, run_dir, engine, s, rounds={"first": 2, "gate_rounds": 2})
+    gated = summarise(state, run_dir, engine, s, rounds={"first": 0, "gate_rounds": 2})
+    assert fresh["rounds"]["fresh"] and not gated["rounds"]["fresh"]
+    assert "gate rounds 2-3: fresh seeds, on which no gate decided" in markdown(fresh)
+    assert "include the rounds its gate accepted it on (curve.first_round 2" in markdown(gated)
+    render(fresh, tmp_path / "page")
+    assert "gate round 2 + r's seed: fresh seeds" in (tmp_path / "page" / "curve.html").read_text()
+    assert "rounds" not in summarise(state, run_dir, engine, s)  # as run.py wrote it: no claim either way

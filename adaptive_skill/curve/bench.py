@@ -172,8 +172,10 @@ class Bench:
         engine = self.engine
         rounds_dir = engine.holdout_rounds_dir(workspace_hash(workspace_dir))
         scores: dict[str, list[float | None]] = {t.id: [] for t in engine.holdout}
+        first = self.config.curve.first_round
         for r in range(self.repeats):
-            held = engine.evaluate_holdout(workspace_dir, rounds_dir, f"{label} repeat {r + 1}/{self.repeats}", r)
+            held = engine.evaluate_holdout(workspace_dir, rounds_dir, f"{label} repeat {r + 1}/{self.repeats}",
+                                           first + r)
             for task in scores:
                 scores[task].append(held.scores.get(task))
             passed = sum(1 for v in held.scores.values() if v is not None and v >= 1.0)
@@ -220,7 +222,9 @@ class Bench:
                 key = str(path.resolve())
                 self.part(f"workspace:{key}", lambda key=key: self.evaluate(f"(d) {Path(key).name}", Path(key)))
         split = curve.expert_written_from.model_dump() if curve.expert_written_from else None
-        results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.shown, expert_split=split)
+        rounds = {"first": curve.first_round, "gate_rounds": self.config.gating.max_rounds}
+        results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.shown, expert_split=split,
+                            rounds=rounds)
         write_outputs(results, self.out)
         self.log(f"wrote {self.out / 'results.json'}, results.md, curve.html")
         return results

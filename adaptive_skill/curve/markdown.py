@@ -36,6 +36,12 @@ def markdown(results: dict) -> str:
         lines.append(f"| {row['label']} | {cycle} | {_interval(row['pass_rate'])} | {_interval(row['vs_seed'])} "
                      f"| {_share(row['headroom_share'])} | {row['attempts']} | {row['wall_sec']} "
                      f"| {row['prompt_tokens']}+{row['completion_tokens']} |")
+    if rounds := results.get("rounds"):
+        used = f"gate rounds {rounds['first']}-{rounds['first'] + s['repeats'] - 1}"
+        lines += ["", f"Repeats sampled with the seeds of {used}: " + (
+            "fresh seeds, on which no gate decided." if rounds["fresh"] else
+            "a tag's figures include the rounds its gate accepted it on (curve.first_round "
+            f"{rounds['gate_rounds']} measures on fresh seeds).")]
     ev = results["evolve"]
     lines += ["", "no evolve run (curve.evolve: false; run.py --no-evolve)." if ev is None else
               f"evolve run: {ev['status']}; accepted {', '.join(ev['accepted']) or 'none'}; "

@@ -16,10 +16,14 @@ from adaptive_skill.phases import GateResult
 UNMEASURED = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
 
 
-def summarise(state: dict, run_dir: Path, engine, s: dict, *, expert_split: dict | None = None) -> dict:
+def summarise(state: dict, run_dir: Path, engine, s: dict, *, expert_split: dict | None = None,
+              rounds: dict | None = None) -> dict:
     """results.json from state.json's parts (interrupted ones left out). `s`: the settings shown
     (their `seed` seeds every bootstrap); `expert_split`: {seed, holdout_ratio} of the split whose
-    train tasks the expert was written from (None: no rows on the tasks it was not written from)."""
+    train tasks the expert was written from (None: no rows on the tasks it was not written from);
+    `rounds`: {first, gate_rounds}, the gate rounds whose seeds the repeats sampled with from `first`
+    on, and how many rounds each gate took: results.json says whether a tag's figures are the rounds
+    that accepted it (`fresh` false) or seeds no gate saw."""
     from adaptive_skill.llm.accounting import read_journal
 
     journal = read_journal(run_dir / "costs.jsonl") if (run_dir / "costs.jsonl").exists() else []
@@ -58,7 +62,8 @@ def summarise(state: dict, run_dir: Path, engine, s: dict, *, expert_split: dict
             "twins": twin_rows(parts, seed, engine.train, engine.holdout),
             "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
                            for key in parts if key.startswith("workspace:")],
-            "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)}}
+            "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)},
+            **({} if rounds is None else {"rounds": {**rounds, "fresh": rounds["first"] >= rounds["gate_rounds"]}})}
 
 
 def twin_rows(parts: dict, seed: int, train, holdout) -> dict | None:
