@@ -137,3 +137,36 @@ def test_vote_precision_reads_the_tests_only_afterwards_and_counts_wrong_entries
     assert (estimate["tp"], estimate["fp"], estimate["fn"]) == (1, 1, 1)  # c passed its tests hot; no vote saw it
     assert table["distilled_from_a_failed_attempt"] == ["b"]
     assert vote_precision.main(["--run", str(tmp_path)]) == 2  # not a run directory
+
+
+def test_cross_model_probe_counts_a_task_only_where_the_other_model_left_the_same_files(tmp_path):
+    """benchmarks/evolution/cross_model_probe.py's table on hand-made rows: a (judged, right) and b
+    (judged, wrong) where the other model left the same files, c (judged, right) where it did not, d
+    whose files are the untouched ones (agrees with nothing), e (failed by the judge, right) where the
+    other model agrees: cross counts a and b, cross-only a, b and e; d never."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "evolution"))
+    import cross_model_probe
+
+    def row(task, score, digest, tests, counted, untouched="u"):
+        return {"kind": "attempt", "cycle": 1, "task": task, "attempt": 0, "score": score, "digest": digest,
+                "tests": tests, "counted": counted, "untouched": untouched}
+
+    rows = [row("a", 9, "x", True, True), row("b", 9, "y", False, True), row("c", 9, "z", True, False),
+            row("d", 9, "u", False, True), row("e", 2, "w", True, False)]
+    other = [{"task": "a", "model": "m", "digest": "x", "tests": True},
+             {"task": "b", "model": "m", "digest": "y", "tests": False},
+             {"task": "c", "model": "m", "digest": "other", "tests": True},
+             {"task": "d", "model": "m", "digest": "u", "tests": False},
+             {"task": "e", "model": "m", "digest": "w", "tests": True}]
+    table = cross_model_probe.summary(rows, other)["estimates"]
+    assert (table["judge"]["tp"], table["judge"]["fp"]) == (2, 2)
+    assert (table["cross"]["tp"], table["cross"]["fp"], table["cross"]["fn"]) == (1, 1, 2)
+    assert (table["cross-only"]["tp"], table["cross-only"]["fp"]) == (2, 1)
+    assert table["cross-only"]["wrong"] == ["b"]
+    assert (table["vote+cross"]["tp"], table["vote+cross"]["fp"]) == (1, 1)  # d's vote is not confirmed
+    rows_file = tmp_path / "rows.jsonl"
+    rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert cross_model_probe.main(["--rows", str(rows_file), "--out", str(tmp_path), "--run", str(tmp_path)]) == 2
