@@ -1,5 +1,5 @@
 """The evolver probe (benchmarks/roles/evolver.py) with a scripted model: the options that produced
-docs/results.md's run 10 probe figures (--seeds, --temperature, --allow-network) do what they say."""
+the run 10 probe figures of docs/log/results-runs.md (--seeds, --temperature, --allow-network) do what they say."""
 
 import importlib.util
 import json

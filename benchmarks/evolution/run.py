@@ -35,7 +35,7 @@ Sizing. Attempts, with H holdout tasks (40 of 80 at holdout_ratio 0.5, the defau
   tags   none: an accepted candidate's gate rounds become its round cache, which the next gate's
          baseline and the tag's evaluation reuse
 Holdout attempts are not judged (gating.judge_check false; --judge-check judges them too).
-Measured 2026-11-26/27 (runs 7 and 8 in docs/results.md; Qwen2.5-Coder-1.5B, 6 steps, temperature
+Measured 2026-11-26/27 (runs 7 and 8 in docs/log/results-runs.md; Qwen2.5-Coder-1.5B, 6 steps, temperature
 0.3, the best-matching skill in the prompt, quiet 2-core VM, 2 threads): 17-26 s per holdout attempt
 (failures run all 6 steps; the expert's longer prompt costs more), so seed and expert take 22-27 +
 26-35 min and a gated cycle 28-31 min: one cycle, the default, took 76 min (run 8); each further
