@@ -137,3 +137,27 @@ def test_the_readme_test_command_is_what_ci_runs():
     assert len(tests) == 1, blocks
     ci = [_command(line) for line in (REPO / ".ci" / "run").read_text().splitlines() if line.startswith("apt-get")]
     assert tests == ci
+
+
+def _results_index():
+    import importlib.util
+
+    path = REPO / "benchmarks" / "evolution" / "results_index.py"
+    spec = importlib.util.spec_from_file_location("results_index", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_records_table_of_results_md_is_what_the_kept_records_say():
+    """docs/results.md's table of kept runs is written from benchmarks/evolution/results/curve-*/ by
+    results_index.py: a figure typed into the table, or a record added without re-writing it, fails."""
+    index = _results_index()
+    page = (DOCS / "results.md").read_text(encoding="utf-8")
+    block = index.table()
+    records = sorted(p.name for p in (REPO / "benchmarks/evolution/results").glob("curve-*"))
+    assert records and all(f"[{name}]" in block for name in records)
+    assert index.splice(page, block) == page, "run: python benchmarks/evolution/results_index.py"
+    typed = page.replace("| 15/40, 18/40 |", "| 16/40, 18/40 |", 1)
+    assert typed != page and index.splice(typed, block) != typed
+    assert index.main(["--check"]) == 0

@@ -1,0 +1,149 @@
+"""The table of every kept learning-curve record, written into docs/results.md from the records.
+
+    python benchmarks/evolution/results_index.py            # rewrite the table in docs/results.md
+    python benchmarks/evolution/results_index.py --check    # exit 1 when the page's table is stale
+    python benchmarks/evolution/results_index.py --print    # the table on stdout, nothing written
+
+One row per `benchmarks/evolution/results/curve-*/` (a curve's output directory kept in the repo):
+whether labels reached evolution, the split, the seed's passes per repeat, each cycle's gate
+decision, each accepted tag against the seed (paired over tasks, 95% bootstrap interval, the same
+interval the curve prints), whether those rounds were the gate's or fresh seeds, the gain on holdout
+tasks with a twin in train and on the others, the label-free estimate's precision per task (Wilson
+95%) and recall read against the tests afterwards (votes.jsonl), and the wall time. Every figure
+comes from results.json and votes.jsonl; nothing is typed. The table sits between the two markers
+below in docs/results.md; tests/test_docs.py fails when it differs from what this script writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from vote_precision import summary as vote_summary  # noqa: E402
+
+RECORDS = HERE / "results"
+PAGE = ROOT / "docs" / "results.md"
+SUITE = ROOT / "benchmarks" / "terminal-easy"
+BEGIN = "<!-- records table: written by benchmarks/evolution/results_index.py, do not edit -->"
+END = "<!-- end of records table -->"
+
+
+def _points(ci: dict | None) -> str:
+    if not ci or ci.get("mean") is None:
+        return "n/a"
+    return f"{_signed(ci['mean'])} [{_signed(ci['low'])}, {_signed(ci['high'])}]"
+
+
+def _signed(x: float) -> str:
+    text = f"{100 * x:+.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("+0", "-0") else text
+
+
+def _passes(scores: dict[str, list[float]]) -> str:
+    repeats = max((len(v) for v in scores.values()), default=0)
+    return ", ".join(f"{int(sum(v[r] for v in scores.values() if len(v) > r))}/{len(scores)}" for r in range(repeats))
+
+
+def _minutes(*secs: float | None) -> str:
+    total = sum(s for s in secs if s)
+    return f"{int(total // 3600)} h {int(total % 3600 // 60):02d} min" if total else "n/a"
+
+
+def _twins(results: dict) -> dict | None:
+    if "twins" in results:
+        return results["twins"]
+    from adaptive_skill.curve.summary import twins_of  # a results.json written before it had them
+
+    return twins_of({**results, "settings": {**results["settings"], "suite": str(SUITE)}})
+
+
+def row(folder: Path) -> str:
+    """One Markdown row for a kept curve record."""
+    results = json.loads((folder / "results.json").read_text())
+    s = results["settings"]
+    labels = "yes" if s.get("labels") else "no"
+    decisions = []
+    for c in results.get("cycles") or []:
+        llr = re.match(r"LLR ([+-][\d.]+)", c.get("reason") or "")
+        verdict = "accepted" if c.get("accepted") else "rejected"
+        name = c.get("tag") or f"cycle {c['cycle']}"
+        decisions.append(f"{name} {verdict}" + (f" (LLR {llr.group(1)})" if llr else ""))
+    tags = results["curve"][1:]
+    fresh = (results.get("rounds") or {}).get("fresh")
+    rounds = "fresh seeds" if fresh else "the gate's"
+    gains = "; ".join(f"{t['label']} {_points(t['vs_seed'])}" for t in tags) or "no tag"
+    twins = _twins(results)
+    apart = "n/a"
+    if twins and tags:
+        by = {r["label"]: r for r in twins["rows"]}
+        t = by.get(tags[-1]["label"])
+        if t:
+            apart = (f"{_points(t['on_twins']['vs_seed'])} ({len(twins['twins'])}) / "
+                     f"{_points(t['on_others']['vs_seed'])} ({len(twins['others'])})")
+    estimate = "n/a (labels)" if s.get("labels") else "n/a (no votes.jsonl)"
+    votes = folder / "votes.jsonl"
+    if votes.is_file() and not s.get("labels"):
+        e = vote_summary([json.loads(x) for x in votes.read_text().splitlines() if x.strip()])["run_estimate_per_task"]
+        if e.get("precision") is not None:
+            low, high = e["precision_interval"]
+            estimate = (f"{100 * e['precision']:.0f}% [{100 * low:.0f}, {100 * high:.0f}] "
+                        f"({e['fp']} wrong of {e['tp'] + e['fp']}), recall {100 * e['recall']:.0f}%")
+    wall = _minutes((results.get("seed") or {}).get("wall_sec"), (results.get("evolve") or {}).get("wall_sec"))
+    name = folder.name
+    return (f"| [{name}](../benchmarks/evolution/results/{name}/) | {labels} | {s['seed']} "
+            f"| {_passes(results['seed']['scores'])} | {'; '.join(decisions) or 'no evolve run'} | {gains} "
+            f"| {rounds} | {apart} | {estimate} | {wall} |")
+
+
+def table(records: Path = RECORDS) -> str:
+    rows = [row(f) for f in sorted(records.glob("curve-*"), key=lambda p: (len(p.name), p.name))
+            if (f / "results.json").is_file()]
+    head = ("| record | labels | split | seed, passes per repeat | gate | tag vs seed, points paired [95%] "
+            "| rounds | twins (n) / others (n), points | estimate, per task | wall (seed + evolve) |\n"
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    return "\n".join([BEGIN, "", head, *rows, "", END])
+
+
+def splice(page: str, block: str) -> str:
+    start, end = page.find(BEGIN), page.find(END)
+    if start < 0 or end < start:
+        raise ValueError(f"{PAGE}: the markers of the records table are missing")
+    return page[:start] + block + page[end + len(END):]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--check", action="store_true", help="exit 1 when docs/results.md's table is stale")
+    p.add_argument("--print", dest="show", action="store_true", help="print the table, write nothing")
+    args = p.parse_args(argv)
+    block = table()
+    if args.show:
+        print(block)
+        return 0
+    try:
+        page = PAGE.read_text()
+        new = splice(page, block)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        if new != page:
+            print(f"{PAGE}: the records table is stale: run python benchmarks/evolution/results_index.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    if new != page:
+        PAGE.write_text(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
