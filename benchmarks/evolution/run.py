@@ -132,7 +132,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "with what its commands wrote (each redirected or tee'd file: ls -ld and its first lines)")
     p.add_argument("--evolver-samples", type=int, default=None, metavar="N",
                    help="evolver.samples: up to N questions a cycle until a reply passes the rules, the evolver "
-                        "sampling at temperature 0.7 from seed 0, as in configs/quickstart.yaml (default: one "
+                        "sampling at temperature 0.7 from seed 0 (default: one "
                         "question at the model's temperature 0)")
     p.add_argument("--suite", type=Path, default=SUITE, help="task suite (default benchmarks/terminal-easy)")
     return p.parse_args(argv)
