@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -383,3 +384,56 @@ def test_first_round_samples_each_repeat_with_a_later_gate_rounds_seed(tmp_path)
     render(fresh, tmp_path / "page")
     assert "gate round 2 + r's seed: fresh seeds" in (tmp_path / "page" / "curve.html").read_text()
     assert "rounds" not in summarise(state, run_dir, engine, s)  # as run.py wrote it: no claim either way
+
+
+# -- where a part ran -------------------------------------------------------------------------------
+
+def test_each_part_records_the_code_machine_and_load_it_ran_beside(tmp_path):
+    """Bench.part keeps, per session, the project's commit (and whether tracked files differed), the
+    CPUs and memory, and the load average sampled while the work ran; results.json carries them per
+    part and results.md shows them. An interrupted session is kept too; a record without them (before
+    2026-12-03) renders as it did."""
+    from adaptive_skill.config import load_config
+    from adaptive_skill.curve import Bench
+    from adaptive_skill.curve.markdown import markdown
+    from adaptive_skill.curve.provenance import LoadSampler, code_version
+
+    config = load_config(_scripted_config(tmp_path, evolve=False))
+    bench = Bench(tmp_path / "out", config, identity(config), log=lambda line: None)
+    bench.load_interval = 0.05
+    (tmp_path / "out").mkdir()
+
+    def slow():
+        time.sleep(0.3)  # a few samples of the load while it works
+        return {"scores": SEED}
+
+    bench.part("seed", slow)
+    one = bench.state["parts"]["seed"]["sessions"][0]
+    assert one["code"] == code_version() and one["machine"]["cpus"] >= 1
+    assert one["load"]["samples"] >= 3 and one["load"]["max"] >= one["load"]["mean"] >= 0
+    assert one["start"] <= one["end"] and one["start"].endswith("Z")
+
+    def broken():
+        raise RuntimeError("killed")
+
+    with pytest.raises(RuntimeError):
+        bench.part("expert", broken)
+    assert len(bench.state["parts"]["expert"]["sessions"]) == 1  # an interrupted session still counts
+    saved = json.loads((tmp_path / "out" / "state.json").read_text())
+    assert saved["parts"]["seed"]["sessions"] == [one]
+
+    state, run_dir, engine = _hand_written_run(tmp_path)
+    state["parts"]["seed"]["sessions"] = [one]
+    s = _bench().settings(_bench().parse_args(["--out", str(tmp_path), "--seed", "2"]))
+    results = summarise(state, run_dir, engine, s)
+    assert results["provenance"] == {"seed": [one]}
+    table = markdown(results)
+    assert f"| seed | {one['start']} - {one['end']} |" in table and f"{one['load']['mean']} / " in table
+    old = json.loads((FIXTURE / "results.json").read_text())
+    assert "Where each part ran" not in markdown(old)
+    # outside a git checkout the commit is unknown, not a guess; the sampler reads this machine's load
+    assert code_version(tmp_path) == {"commit": None, "dirty": None}
+    with LoadSampler(0.01) as sampler:
+        time.sleep(0.05)
+    assert sampler.summary()["samples"] >= 2 and sampler.summary()["mean"] == pytest.approx(
+        sum(sampler.samples) / len(sampler.samples), abs=0.01)

@@ -112,6 +112,7 @@ class Bench:
             raise UserError(f"{self.state_path}: this directory was run with other settings "
                             f"({', '.join(changed[:6])}{more}); use another --out")
         self.engine = None
+        self.load_interval = 60.0  # seconds between samples of the load average while a part runs
 
     @property
     def repeats(self) -> int:
@@ -150,18 +151,26 @@ class Bench:
 
     def part(self, key: str, work) -> dict:
         """Run `work` unless recorded as done; time it and attribute the cost journal's lines of its
-        time windows to it (windows add up across resumed sessions)."""
+        time windows to it (windows add up across resumed sessions). Each session also records the
+        code, the machine and the load it ran beside (curve/provenance.py)."""
+        from adaptive_skill.curve.provenance import LoadSampler, code_version, machine, session
+
         done = self.state["parts"].get(key)
         if done and done.get("done"):
             self.log(f"{key}: done before, skipped")
             return done
         record = done or {"windows": []}
         self.state["parts"][key] = record
+        code, host = code_version(), machine()
         start = time.time()
+        sampler = LoadSampler(self.load_interval)
         try:
-            record.update(work(), done=True)
+            with sampler:
+                record.update(work(), done=True)
         finally:  # an interrupted session's time and tokens still count when the part is resumed
-            record["windows"].append([start, time.time()])
+            end = time.time()
+            record["windows"].append([start, end])
+            record.setdefault("sessions", []).append(session(start, end, code, host, sampler.summary()))
             self.save()
         return record
 

@@ -23,6 +23,25 @@ def _share(d: dict) -> str:
     return f"{d['share']:.2f} [{low}, {high}]"
 
 
+def provenance(results: dict) -> list[str]:
+    """Where each part ran, per session: UTC times, the code's commit, the machine and its load (none
+    for a results.json written before 2026-12-03, which did not record them)."""
+    sessions = [(part, one) for part, many in (results.get("provenance") or {}).items() for one in many]
+    if not sessions:
+        return []
+    lines = ["", "Where each part ran (load: the 1-minute load average, sampled each minute; near the CPU count "
+                 "means the measurement ran alone):", "",
+             "| part | UTC | code | machine | load mean / max |", "|---|---|---|---|---|"]
+    for part, one in sessions:
+        code, host, load = one.get("code") or {}, one.get("machine") or {}, one.get("load") or {}
+        commit = (code.get("commit") or "unknown")[:12] + (" (with changes)" if code.get("dirty") else "")
+        memory = f", {host['memory_gb']} GB" if host.get("memory_gb") else ""
+        shown = "–" if load.get("mean") is None else f"{load['mean']} / {load['max']}"
+        lines.append(f"| {part} | {one.get('start', '?')} - {one.get('end', '?')} | {commit} "
+                     f"| {host.get('cpus', '?')} CPUs{memory} | {shown} |")
+    return lines
+
+
 def markdown(results: dict) -> str:
     s = results["settings"]
     lines = [f"Model `{s['model']}`, {len(results['holdout'])} holdout tasks x {s['repeats']} repeats "
@@ -65,6 +84,7 @@ def markdown(results: dict) -> str:
                   f"| {_interval(row['on_twins']['vs_seed'])} | {_interval(row['on_others']['pass_rate'])} "
                   f"| {_interval(row['on_others']['vs_seed'])} |" for row in twins["rows"]]
         lines += ["", "Twins: " + "; ".join(f"{task} ({', '.join(of)})" for task, of in twins["twins"].items()) + "."]
+    lines += provenance(results)
     if results.get("cycles"):
         lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | paired vs baseline "
                       "[95% CI] | tasks better / worse / same | decision |", "|---:|---|---|---|---|---|---|"]

@@ -23,7 +23,8 @@ def summarise(state: dict, run_dir: Path, engine, s: dict, *, expert_split: dict
     train tasks the expert was written from (None: no rows on the tasks it was not written from);
     `rounds`: {first, gate_rounds}, the gate rounds whose seeds the repeats sampled with from `first`
     on, and how many rounds each gate took: results.json says whether a tag's figures are the rounds
-    that accepted it (`fresh` false) or seeds no gate saw."""
+    that accepted it (`fresh` false) or seeds no gate saw. `provenance`: each part's sessions (code,
+    machine, load; curve/provenance.py), absent from parts recorded before they were kept."""
     from adaptive_skill.llm.accounting import read_journal
 
     journal = read_journal(run_dir / "costs.jsonl") if (run_dir / "costs.jsonl").exists() else []
@@ -63,6 +64,8 @@ def summarise(state: dict, run_dir: Path, engine, s: dict, *, expert_split: dict
             "workspaces": [row(Path(key.split(":", 1)[1]).name, key, None) | {"path": key.split(":", 1)[1]}
                            for key in parts if key.startswith("workspace:")],
             "evolve": None if evolved is None else {"status": evolved["status"], "accepted": tags, **cost(evolved)},
+            **({"provenance": provenance} if (provenance := {key: part["sessions"] for key, part in parts.items()
+                                                             if part.get("sessions")}) else {}),
             **({} if rounds is None else {"rounds": {**rounds, "fresh": rounds["first"] >= rounds["gate_rounds"]}})}
 
 

@@ -9,7 +9,8 @@ whether labels reached evolution, the split, the seed's passes per repeat, each 
 decision, each accepted tag against the seed (paired over tasks, 95% bootstrap interval, the same
 interval the curve prints), whether those rounds were the gate's or fresh seeds, the gain on holdout
 tasks with a twin in train and on the others, the label-free estimate's precision per task (Wilson
-95%) and recall read against the tests afterwards (votes.jsonl), and the wall time. Every figure
+95%) and recall read against the tests afterwards (votes.jsonl), the wall time, and the code and
+load it ran on (results.json's provenance, recorded since 2026-12-03). Every figure
 comes from results.json and votes.jsonl; nothing is typed. The table sits between the two markers
 below in docs/results.md; tests/test_docs.py fails when it differs from what this script writes.
 """
@@ -57,6 +58,22 @@ def _minutes(*secs: float | None) -> str:
     return f"{int(total // 3600)} h {int(total % 3600 // 60):02d} min" if total else "n/a"
 
 
+def _ran(results: dict) -> str:
+    """The code and the load the record says it ran on (curve/provenance.py), or that it does not say."""
+    sessions = [one for many in (results.get("provenance") or {}).values() for one in many]
+    if not sessions:
+        return "not recorded"
+    commits = sorted({(one.get("code") or {}).get("commit") or "unknown" for one in sessions})
+    dirty = any((one.get("code") or {}).get("dirty") for one in sessions)
+    loads = [(one.get("load") or {}) for one in sessions]
+    samples = sum(x.get("samples") or 0 for x in loads)
+    mean = sum((x.get("mean") or 0) * (x.get("samples") or 0) for x in loads) / samples if samples else None
+    peak = max((x.get("max") or 0 for x in loads), default=0)
+    cpus = sorted({str((one.get("machine") or {}).get("cpus", "?")) for one in sessions})
+    load = "load unknown" if mean is None else f"load {mean:.1f} mean, {peak:.1f} max on {'/'.join(cpus)} CPUs"
+    return f"{', '.join(c[:7] for c in commits)}{' (with changes)' if dirty else ''}; {load}"
+
+
 def _twins(results: dict) -> dict | None:
     if "twins" in results:
         return results["twins"]
@@ -100,15 +117,15 @@ def row(folder: Path) -> str:
     name = folder.name
     return (f"| [{name}](../benchmarks/evolution/results/{name}/) | {labels} | {s['seed']} "
             f"| {_passes(results['seed']['scores'])} | {'; '.join(decisions) or 'no evolve run'} | {gains} "
-            f"| {rounds} | {apart} | {estimate} | {wall} |")
+            f"| {rounds} | {apart} | {estimate} | {wall} | {_ran(results)} |")
 
 
 def table(records: Path = RECORDS) -> str:
     rows = [row(f) for f in sorted(records.glob("curve-*"), key=lambda p: (len(p.name), p.name))
             if (f / "results.json").is_file()]
     head = ("| record | labels | split | seed, passes per repeat | gate | tag vs seed, points paired [95%] "
-            "| rounds | twins (n) / others (n), points | estimate, per task | wall (seed + evolve) |\n"
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+            "| rounds | twins (n) / others (n), points | estimate, per task | wall (seed + evolve) | code; load |\n"
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     return "\n".join([BEGIN, "", head, *rows, "", END])
 
 
