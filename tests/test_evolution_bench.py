@@ -395,3 +395,37 @@ def test_replace_check_refuses_what_it_cannot_check_in_one_line(tmp_path):
     early = subprocess.run([*script, "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert early.returncode == 2 and "Traceback" not in early.stderr, early.stderr
     assert early.stderr.count("\n") == 1 and "cycle 1 has no candidate" in early.stderr
+
+
+def test_a_kept_records_tag_is_rebuilt_to_the_byte_and_a_tampered_one_refused(tmp_path):
+    """tag_workspace.py: runs 25's and 26's evo-1 rebuilt from their kept records hash as the gate's
+    round cache named them; a record whose skill text was changed, that names a path outside skills/,
+    or asks for a tag no cycle made, is one line, exit 2, and leaves no directory behind."""
+    import shutil
+
+    from tag_workspace import main, rebuild
+
+    from adaptive_skill.evolve.rules import workspace_hash
+
+    records = BENCH / "results"
+    for name, want in (("curve-25", "7e8f4ac770c446af"), ("curve-26", "debd31562602ba0d")):
+        out = tmp_path / name
+        assert rebuild(records / name, "evo-1", out).startswith(want)
+        assert workspace_hash(out).startswith(want) and (out / "skills" / "check-your-work" / "SKILL.md").is_file()
+    copy = tmp_path / "tampered"
+    shutil.copytree(records / "curve-26", copy)
+    results = json.loads((copy / "results.json").read_text())
+    skills = results["cycles"][0]["skills"]
+    first = next(iter(skills))
+    skills[first] = skills[first].replace("/app/", "/tmp/", 1)
+    (copy / "results.json").write_text(json.dumps(results))
+    assert main([str(copy), "--tag", "evo-1", "--out", str(tmp_path / "a")]) == 2
+    assert not (tmp_path / "a").exists()
+    skills[first] = skills[first].replace("/tmp/", "/app/", 1)
+    skills["skills/../../escaped.md"] = "x"
+    (copy / "results.json").write_text(json.dumps(results))
+    done = subprocess.run([sys.executable, str(BENCH / "tag_workspace.py"), str(copy), "--tag", "evo-1", "--out",
+                           str(tmp_path / "b")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "outside skills/" in done.stderr
+    assert not (tmp_path / "b").exists() and not (tmp_path / "escaped.md").exists()
+    assert main([str(records / "curve-26"), "--tag", "evo-2", "--out", str(tmp_path / "c")]) == 2

@@ -1,0 +1,109 @@
+"""Rebuild an accepted tag's workspace from a kept curve record, checked to the byte.
+
+    python benchmarks/evolution/tag_workspace.py benchmarks/evolution/results/curve-26 --tag evo-1 --out DIR
+
+A kept record (benchmarks/evolution/results/curve-*/) holds no workspace, but its results.json holds
+every SKILL.md each cycle's evolver wrote, and its state.json the hash of each evaluated workspace
+(the round cache's folder, runs/evolve/baselines/<hash>/). The seed workspace is the repository's
+`workspace/`; the tag is that plus the skills of every accepted cycle up to it, in order. The result
+is checked against the record: its workspace_hash (evolve/rules.py, the gate's own key) must equal
+the tag's, and the seed's must equal the record's seed, or nothing is kept (exit 2, one line). Only records of
+the distilling evolver can be rebuilt: it never deletes a file, which a record would not show.
+
+What it is for: measuring a tag on fresh sampling seeds, on rounds no gate decided on (docs/curve.md):
+    adaptive-skill curve --config CONFIG --set curve.evolve=false --set "curve.workspaces=[DIR]" \\
+        --set curve.first_round=2 --out OUT
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+from adaptive_skill.evolve.rules import workspace_hash  # noqa: E402
+
+SEED = ROOT / "workspace"
+
+
+class RebuildError(Exception):
+    """The record cannot give this tag's workspace (one line, what and why)."""
+
+
+def _hash_of(attempts_dir: str | None) -> str | None:
+    """The workspace hash prefix in a part's round-cache folder (runs/evolve/baselines/<hash>/gate-...)."""
+    parts = Path(attempts_dir).parts if attempts_dir else ()
+    return parts[parts.index("baselines") + 1] if "baselines" in parts[:-1] else None
+
+
+def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
+    """Write `tag`'s workspace to `out` (which must not exist); return its workspace_hash."""
+    try:
+        results = json.loads((record / "results.json").read_text())
+        state = json.loads((record / "state.json").read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise RebuildError(f"{record}: not a kept curve record: {exc}") from None
+    if results.get("settings", {}).get("evolver") != "distill":
+        raise RebuildError(f"{record}: evolver {results.get('settings', {}).get('evolver')!r}: only a distill run's "
+                           "tags can be rebuilt (other evolvers may delete files, which the record does not keep)")
+    cycles = sorted(results.get("cycles") or [], key=lambda c: c["cycle"])
+    if not any(c.get("tag") == tag and c.get("accepted") for c in cycles):
+        found = ", ".join(c["tag"] for c in cycles if c.get("tag")) or "none"
+        raise RebuildError(f"{record}: no accepted cycle made {tag} (accepted tags: {found})")
+    parts = state.get("parts") or {}
+    want_seed, want_tag = _hash_of(parts.get("seed", {}).get("attempts_dir")), \
+        _hash_of(parts.get(f"tag:{tag}", {}).get("attempts_dir"))
+    if not want_seed or not want_tag:
+        raise RebuildError(f"{record}/state.json: the seed's or {tag}'s round cache is not named: nothing to check "
+                           "the rebuilt workspace against")
+    if out.exists():
+        raise RebuildError(f"{out}: exists; choose a new directory")
+    with tempfile.TemporaryDirectory(prefix="tag-workspace-") as scratch:
+        work = Path(scratch) / "ws"
+        shutil.copytree(seed, work, symlinks=False)
+        if not workspace_hash(work).startswith(want_seed):
+            raise RebuildError(f"{seed}: differs from the record's seed workspace (hash {workspace_hash(work)[:16]}, "
+                               f"record {want_seed}): rebuild from a checkout of the record's code")
+        for cycle in cycles:
+            if not cycle.get("accepted"):
+                continue
+            for path, text in cycle.get("skills", {}).items():
+                target = (work / path).resolve()
+                if not path.startswith("skills/") or not target.is_relative_to((work / "skills").resolve()):
+                    raise RebuildError(f"{record}: cycle {cycle['cycle']} names {path!r}, outside skills/")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            if cycle.get("tag") == tag:
+                break
+        got = workspace_hash(work)
+        if not got.startswith(want_tag):
+            raise RebuildError(f"{record}: the rebuilt {tag} has hash {got[:16]}, the record's is {want_tag}: "
+                               "not the same workspace")
+        shutil.copytree(work, out)
+    return got
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("record", type=Path, help="a kept curve record (benchmarks/evolution/results/curve-N)")
+    p.add_argument("--tag", required=True, help="the accepted tag to rebuild, e.g. evo-1")
+    p.add_argument("--out", required=True, type=Path, help="the directory to write (must not exist)")
+    args = p.parse_args(argv)
+    try:
+        got = rebuild(args.record, args.tag, args.out)
+    except RebuildError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {args.tag} of {args.record.name}, workspace hash {got[:16]} (the record's)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
