@@ -429,3 +429,34 @@ def test_a_kept_records_tag_is_rebuilt_to_the_byte_and_a_tampered_one_refused(tm
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "outside skills/" in done.stderr
     assert not (tmp_path / "b").exists() and not (tmp_path / "escaped.md").exists()
     assert main([str(records / "curve-26"), "--tag", "evo-2", "--out", str(tmp_path / "c")]) == 2
+
+
+def test_the_show_probe_reads_a_run_and_compares_the_judge_with_the_baselines(tmp_path):
+    """show_probe.py: the export reads each estimate, its tests' result and whether the first submit
+    was held (a submit that is not the record's last step); the summary pairs the tasks with the
+    baseline's batch attempts and counts precision, recall and what changed."""
+    from show_probe import export, main, summary
+
+    run = tmp_path / "run"
+    (run / "estimates").mkdir(parents=True)
+    (run / "trajectories").mkdir()
+    cases = {"a": (10.0, True, ["bash", "submit", "bash", "submit"]), "b": (10.0, False, ["bash", "submit"]),
+             "c": (0.0, True, ["bash", "submit", "submit"]), "d": (1.0, False, ["bash"])}
+    for task, (score, tests, tools) in cases.items():
+        (run / "estimates" / f"{task}.json").write_text(json.dumps({"task": task, "score": score,
+                                                                    "tests_passed": tests}))
+        (run / "trajectories" / f"{task}.json").write_text(json.dumps({"steps": [{"tool": t} for t in tools]}))
+    rows = export(run)
+    assert [(r["task"], r["held"]) for r in rows] == [("a", True), ("b", False), ("c", True), ("d", False)]
+    base = [{"kind": "attempt", "cycle": 1, "attempt": 0, "task": "a", "score": 10.0, "tests": True},
+            {"kind": "attempt", "cycle": 1, "attempt": 0, "task": "b", "score": 10.0, "tests": False},
+            {"kind": "attempt", "cycle": 1, "attempt": 0, "task": "c", "score": 10.0, "tests": False},
+            {"kind": "attempt", "cycle": 1, "attempt": 1, "task": "d", "score": 10.0, "tests": True},  # explore's
+            {"kind": "distilled", "task": "a"}]
+    out = summary(rows, base)
+    assert out["tasks"] == 3 and out["held"] == 2  # d: the baseline has no batch attempt of it
+    assert (out["shown"]["tp"], out["shown"]["fp"], out["shown"]["fn"]) == (1, 1, 1)
+    assert (out["baseline"]["tp"], out["baseline"]["fp"], out["baseline"]["fn"]) == (1, 2, 0)
+    assert out["tests_changed"] == ["c"] and out["verdict_changed"] == ["c"]
+    assert out["wrong_passes"] == {"shown": ["b"], "baseline": ["b", "c"]}
+    assert main(["--export", str(tmp_path / "nothing"), "--out", str(tmp_path / "r.jsonl")]) == 2
