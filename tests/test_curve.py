@@ -431,6 +431,9 @@ def test_each_part_records_the_code_machine_and_load_it_ran_beside(tmp_path):
     assert f"| seed | {one['start']} - {one['end']} |" in table and f"{one['load']['mean']} / " in table
     old = json.loads((FIXTURE / "results.json").read_text())
     assert "Where each part ran" not in markdown(old)
+    render(results, tmp_path / "page")
+    page = (tmp_path / "page" / "curve.html").read_text()
+    assert '<section id="provenance">' in page and f"{one['load']['mean']} / {one['load']['max']}" in page
     # outside a git checkout the commit is unknown, not a guess; the sampler reads this machine's load
     assert code_version(tmp_path) == {"commit": None, "dirty": None}
     with LoadSampler(0.01) as sampler:
