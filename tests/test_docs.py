@@ -7,6 +7,7 @@ a file that exists, and an anchor a heading of that page."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -161,3 +162,16 @@ def test_the_records_table_of_results_md_is_what_the_kept_records_say():
     typed = page.replace("| 15/40, 18/40 |", "| 16/40, 18/40 |", 1)
     assert typed != page and index.splice(typed, block) != typed
     assert index.main(["--check"]) == 0
+
+
+def test_pooling_records_reproduces_a_single_records_interval_and_refuses_one_split_twice():
+    """results_index.py --pool: one record pooled alone gives the interval its curve printed (the same
+    bootstrap over the same differences); two records of one split are refused as not independent."""
+    import pytest
+
+    index = _results_index()
+    recorded = json.loads((REPO / "benchmarks/evolution/results/curve-26/results.json").read_text())["curve"][1]
+    alone = index.pooled(["curve-26"])
+    assert alone["vs_seed"] == recorded["vs_seed"] and alone["tasks"] == 40
+    with pytest.raises(ValueError, match="not independent"):
+        index.pooled(["curve-25", "curve-26"])

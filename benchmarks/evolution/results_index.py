@@ -3,6 +3,7 @@
     python benchmarks/evolution/results_index.py            # rewrite the table in docs/results.md
     python benchmarks/evolution/results_index.py --check    # exit 1 when the page's table is stale
     python benchmarks/evolution/results_index.py --print    # the table on stdout, nothing written
+    python benchmarks/evolution/results_index.py --pool curve-26 curve-27   # records of several splits pooled
 
 One row per `benchmarks/evolution/results/curve-*/` (a curve's output directory kept in the repo):
 whether labels reached evolution, the split, the seed's passes per repeat, each cycle's gate
@@ -120,6 +121,29 @@ def row(folder: Path) -> str:
             f"| {rounds} | {apart} | {estimate} | {wall} | {_ran(results)} |")
 
 
+def pooled(names: list[str], records: Path = RECORDS) -> dict:
+    """Each record's last accepted tag against its seed, paired by task, pooled: the per-task
+    differences of all the records together, one bootstrap over them (seed 0), as runs 19 and 20 were
+    pooled. Records on the same split are not independent: pool records of different splits only."""
+    from adaptive_skill.curve.stats import bootstrap_mean, task_means
+
+    differences, parts = [], []
+    for name in names:
+        results = json.loads((records / name / "results.json").read_text())
+        if len(results["curve"]) < 2:
+            raise ValueError(f"{name}: no accepted tag to pool")
+        tag, seed = task_means(results["curve"][-1]["scores"]), task_means(results["seed"]["scores"])
+        common = sorted(set(tag) & set(seed))
+        differences += [tag[t] - seed[t] for t in common]
+        parts.append({"record": name, "split": results["settings"]["seed"], "tag": results["curve"][-1]["label"],
+                      "tasks": len(common), "labels": bool(results["settings"].get("labels"))})
+    splits = [p["split"] for p in parts]
+    if len(set(splits)) < len(splits):
+        raise ValueError(f"records on the same split are not independent: splits {splits}")
+    return {"records": parts, "tasks": len(differences), "vs_seed": bootstrap_mean(differences, seed=0).to_dict(),
+            "better": sum(d > 0 for d in differences), "worse": sum(d < 0 for d in differences)}
+
+
 def table(records: Path = RECORDS) -> str:
     rows = [row(f) for f in sorted(records.glob("curve-*"), key=lambda p: (len(p.name), p.name))
             if (f / "results.json").is_file()]
@@ -140,7 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--check", action="store_true", help="exit 1 when docs/results.md's table is stale")
     p.add_argument("--print", dest="show", action="store_true", help="print the table, write nothing")
+    p.add_argument("--pool", nargs="+", metavar="RECORD", help="pool these records' tag-vs-seed differences")
     args = p.parse_args(argv)
+    if args.pool:
+        try:
+            print(json.dumps(pooled(args.pool), indent=1))
+        except (OSError, KeyError, ValueError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        return 0
     block = table()
     if args.show:
         print(block)
