@@ -170,8 +170,8 @@ def test_pooling_records_reproduces_a_single_records_interval_and_refuses_one_sp
     import pytest
 
     index = _results_index()
-    recorded = json.loads((REPO / "benchmarks/evolution/results/curve-26/results.json").read_text())["curve"][1]
-    alone = index.pooled(["curve-26"])
-    assert alone["vs_seed"] == recorded["vs_seed"] and alone["tasks"] == 40
+    results = json.loads((REPO / "benchmarks/evolution/results/curve-26/results.json").read_text())
+    alone = index.pooled(["curve-26"], seed=results["bootstrap"]["seed"])
+    assert alone["vs_seed"] == results["curve"][1]["vs_seed"] and alone["tasks"] == alone["distinct_tasks"] == 40
     with pytest.raises(ValueError, match="not independent"):
         index.pooled(["curve-25", "curve-26"])

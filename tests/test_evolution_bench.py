@@ -403,7 +403,7 @@ def test_a_kept_records_tag_is_rebuilt_to_the_byte_and_a_tampered_one_refused(tm
     or asks for a tag no cycle made, is one line, exit 2, and leaves no directory behind."""
     import shutil
 
-    from tag_workspace import main, rebuild
+    from tag_workspace import RebuildError, main, rebuild
 
     from adaptive_skill.evolve.rules import workspace_hash
 
@@ -422,13 +422,21 @@ def test_a_kept_records_tag_is_rebuilt_to_the_byte_and_a_tampered_one_refused(tm
     assert main([str(copy), "--tag", "evo-1", "--out", str(tmp_path / "a")]) == 2
     assert not (tmp_path / "a").exists()
     skills[first] = skills[first].replace("/tmp/", "/app/", 1)
-    skills["skills/../../escaped.md"] = "x"
+    depth = len(tmp_path.parts) + 8  # far above the scratch directory: at the filesystem's root
+    skills["skills/" + "../" * depth + str(tmp_path / "escaped" / "SKILL.md").lstrip("/")] = "x"
     (copy / "results.json").write_text(json.dumps(results))
     done = subprocess.run([sys.executable, str(BENCH / "tag_workspace.py"), str(copy), "--tag", "evo-1", "--out",
                            str(tmp_path / "b")], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "outside skills/" in done.stderr
-    assert not (tmp_path / "b").exists() and not (tmp_path / "escaped.md").exists()
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "not a skills/<name>/SKILL.md" in done.stderr
+    assert not (tmp_path / "b").exists() and not (tmp_path / "escaped").exists()
     assert main([str(records / "curve-26"), "--tag", "evo-2", "--out", str(tmp_path / "c")]) == 2
+    # a seed workspace holding a link is not followed out of it, it is refused
+    seed = tmp_path / "seed"
+    shutil.copytree(REPO / "workspace", seed)
+    (seed / "memory" / "elsewhere").symlink_to("/etc")
+    with pytest.raises(RebuildError, match="symbolic link"):
+        rebuild(records / "curve-26", "evo-1", tmp_path / "d", seed=seed)
+    assert not (tmp_path / "d").exists()
 
 
 def test_the_show_probe_reads_a_run_and_compares_the_judge_with_the_baselines(tmp_path):
@@ -440,21 +448,26 @@ def test_the_show_probe_reads_a_run_and_compares_the_judge_with_the_baselines(tm
     run = tmp_path / "run"
     (run / "estimates").mkdir(parents=True)
     (run / "trajectories").mkdir()
-    cases = {"a": (10.0, True, ["bash", "submit", "bash", "submit"]), "b": (10.0, False, ["bash", "submit"]),
-             "c": (0.0, True, ["bash", "submit", "submit"]), "d": (1.0, False, ["bash"])}
-    for task, (score, tests, tools) in cases.items():
+    held_shown = {"tool": "submit", "error": "not submitted yet", "output": "-rw-r--r-- 1 root root 6 /app/x"}
+    held_asked = {"tool": "submit", "error": "not submitted yet: look at your result first"}
+    final = {"tool": "submit", "argument": "done", "output": "done"}
+    cases = {"a": (10.0, True, [{"tool": "bash"}, held_shown, {"tool": "bash"}, final]),
+             "b": (10.0, False, [{"tool": "bash"}, final]),
+             "c": (0.0, True, [{"tool": "bash"}, held_asked, final]), "d": (1.0, False, [{"tool": "bash"}])}
+    for task, (score, tests, steps) in cases.items():
         (run / "estimates" / f"{task}.json").write_text(json.dumps({"task": task, "score": score,
                                                                     "tests_passed": tests}))
-        (run / "trajectories" / f"{task}.json").write_text(json.dumps({"steps": [{"tool": t} for t in tools]}))
+        (run / "trajectories" / f"{task}.json").write_text(json.dumps({"steps": steps}))
     rows = export(run)
-    assert [(r["task"], r["held"]) for r in rows] == [("a", True), ("b", False), ("c", True), ("d", False)]
+    assert [(r["task"], r["held"], r["shown"]) for r in rows] == [
+        ("a", True, True), ("b", False, False), ("c", True, False), ("d", False, False)]
     base = [{"kind": "attempt", "cycle": 1, "attempt": 0, "task": "a", "score": 10.0, "tests": True},
             {"kind": "attempt", "cycle": 1, "attempt": 0, "task": "b", "score": 10.0, "tests": False},
             {"kind": "attempt", "cycle": 1, "attempt": 0, "task": "c", "score": 10.0, "tests": False},
             {"kind": "attempt", "cycle": 1, "attempt": 1, "task": "d", "score": 10.0, "tests": True},  # explore's
             {"kind": "distilled", "task": "a"}]
     out = summary(rows, base)
-    assert out["tasks"] == 3 and out["held"] == 2  # d: the baseline has no batch attempt of it
+    assert out["tasks"] == 3 and out["held"] == 2 and out["shown_files"] == 1  # d: no batch attempt of it
     assert (out["shown"]["tp"], out["shown"]["fp"], out["shown"]["fn"]) == (1, 1, 1)
     assert (out["baseline"]["tp"], out["baseline"]["fp"], out["baseline"]["fn"]) == (1, 2, 0)
     assert out["tests_changed"] == ["c"] and out["verdict_changed"] == ["c"]

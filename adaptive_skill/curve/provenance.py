@@ -13,22 +13,26 @@ import threading
 import time
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1]  # adaptive_skill/: its checkout is the code measured
+PACKAGE = Path(__file__).resolve().parents[1]  # adaptive_skill/: the checkout holding it is the code measured
 SAMPLE_SEC = 60.0
 
 
-def code_version(where: Path = PACKAGE) -> dict:
-    """{"commit": the HEAD of the git checkout holding `where` (None outside one), "dirty": whether a
+def code_version(root: Path = PACKAGE.parent) -> dict:
+    """{"commit": the HEAD of the git checkout whose top is `root` (None when `root` is not the top
+    of one: an installed package, or a venv inside some other repository), "dirty": whether a
     tracked file differs from it (None when unknown)}. Untracked files (run outputs) do not count."""
 
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True, timeout=10,
+            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10,
                                   check=False)
         except (OSError, subprocess.SubprocessError):
             return None
         return done.stdout.strip() if done.returncode == 0 else None
 
+    top = git("rev-parse", "--show-toplevel")
+    if top is None or Path(top).resolve() != root.resolve():
+        return {"commit": None, "dirty": None}
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no") if commit else None
     return {"commit": commit, "dirty": None if status is None else bool(status)}
@@ -54,7 +58,7 @@ def machine() -> dict:
 def _load() -> float | None:
     try:
         return os.getloadavg()[0]
-    except OSError:
+    except (OSError, AttributeError):  # no load average on this system
         return None
 
 

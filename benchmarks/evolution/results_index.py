@@ -51,7 +51,8 @@ def _signed(x: float) -> str:
 
 def _passes(scores: dict[str, list[float]]) -> str:
     repeats = max((len(v) for v in scores.values()), default=0)
-    return ", ".join(f"{int(sum(v[r] for v in scores.values() if len(v) > r))}/{len(scores)}" for r in range(repeats))
+    return ", ".join(f"{sum(1 for v in scores.values() if len(v) > r and v[r] is not None and v[r] >= 1.0)}"
+                     f"/{len(scores)}" for r in range(repeats))
 
 
 def _minutes(*secs: float | None) -> str:
@@ -95,8 +96,8 @@ def row(folder: Path) -> str:
         name = c.get("tag") or f"cycle {c['cycle']}"
         decisions.append(f"{name} {verdict}" + (f" (LLR {llr.group(1)})" if llr else ""))
     tags = results["curve"][1:]
-    fresh = (results.get("rounds") or {}).get("fresh")
-    rounds = "fresh seeds" if fresh else "the gate's"
+    # before curve.first_round (2026-12-02) results.json had no `rounds`: a tag's repeats were its gate's
+    rounds = "n/a" if not tags else "fresh seeds" if (results.get("rounds") or {}).get("fresh") else "the gate's"
     gains = "; ".join(f"{t['label']} {_points(t['vs_seed'])}" for t in tags) or "no tag"
     twins = _twins(results)
     apart = "n/a"
@@ -121,26 +122,29 @@ def row(folder: Path) -> str:
             f"| {rounds} | {apart} | {estimate} | {wall} | {_ran(results)} |")
 
 
-def pooled(names: list[str], records: Path = RECORDS) -> dict:
+def pooled(names: list[str], records: Path = RECORDS, seed: int = 0) -> dict:
     """Each record's last accepted tag against its seed, paired by task, pooled: the per-task
-    differences of all the records together, one bootstrap over them (seed 0), as runs 19 and 20 were
-    pooled. Records on the same split are not independent: pool records of different splits only."""
+    differences of all the records together, one bootstrap over them (`seed`), as runs 19 and 20 were
+    pooled. Records on the same split are not independent: pool records of different splits only. A
+    task held out in two splits counts once per split (`distinct_tasks` says how many there are)."""
     from adaptive_skill.curve.stats import bootstrap_mean, task_means
 
-    differences, parts = [], []
+    differences, parts, seen = [], [], set()
     for name in names:
         results = json.loads((records / name / "results.json").read_text())
         if len(results["curve"]) < 2:
             raise ValueError(f"{name}: no accepted tag to pool")
-        tag, seed = task_means(results["curve"][-1]["scores"]), task_means(results["seed"]["scores"])
-        common = sorted(set(tag) & set(seed))
-        differences += [tag[t] - seed[t] for t in common]
+        tag, base = task_means(results["curve"][-1]["scores"]), task_means(results["seed"]["scores"])
+        common = sorted(set(tag) & set(base))
+        differences += [tag[t] - base[t] for t in common]
+        seen.update(common)
         parts.append({"record": name, "split": results["settings"]["seed"], "tag": results["curve"][-1]["label"],
                       "tasks": len(common), "labels": bool(results["settings"].get("labels"))})
     splits = [p["split"] for p in parts]
     if len(set(splits)) < len(splits):
         raise ValueError(f"records on the same split are not independent: splits {splits}")
-    return {"records": parts, "tasks": len(differences), "vs_seed": bootstrap_mean(differences, seed=0).to_dict(),
+    return {"records": parts, "tasks": len(differences), "distinct_tasks": len(seen),
+            "vs_seed": bootstrap_mean(differences, seed=seed).to_dict(),
             "better": sum(d > 0 for d in differences), "worse": sum(d < 0 for d in differences)}
 
 
@@ -165,10 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="exit 1 when docs/results.md's table is stale")
     p.add_argument("--print", dest="show", action="store_true", help="print the table, write nothing")
     p.add_argument("--pool", nargs="+", metavar="RECORD", help="pool these records' tag-vs-seed differences")
+    p.add_argument("--seed", type=int, default=0, help="with --pool: the bootstrap's seed (default 0)")
     args = p.parse_args(argv)
     if args.pool:
         try:
-            print(json.dumps(pooled(args.pool), indent=1))
+            print(json.dumps(pooled(args.pool, seed=args.seed), indent=1))
         except (OSError, KeyError, ValueError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -13,10 +13,11 @@ commands wrote (`ls -ld` and the first lines of each file a redirection named), 
 judge reads ends with the result itself. The run attempts split 2's train tasks as run 26's batch
 did (same config, the agent at temperature 0, the seed workspace), with the option on, and has the
 judge estimate each attempt from its record (`--estimate`). The export keeps one compact row per
-attempt: the judge's score, the tests' result (read only here, afterwards), and whether the first
-submit was held. The summary sets the judge's precision and recall beside the same judge's on run
-26's batch attempts of the same tasks (its votes.jsonl, attempt 0), and counts the tasks whose
-tests' result or verdict changed.
+attempt: the judge's score, the tests' result (read only here, afterwards), whether a submit was
+held (by the show, or as too early), and whether the show printed files (a held submit's output).
+The summary sets the judge's precision and recall beside the same judge's on run 26's batch
+attempts of the same tasks (its votes.jsonl, attempt 0), and counts the tasks whose tests' result
+or verdict changed.
 """
 
 from __future__ import annotations
@@ -42,9 +43,11 @@ def export(run: Path) -> list[dict]:
         estimate = read_json(path, None) or {}
         trajectory = read_json(run / "trajectories" / path.name, None) or {}
         steps = trajectory.get("steps") or []
-        submits = [i for i, s in enumerate(steps) if isinstance(s, dict) and s.get("tool") == "submit"]
+        submits = [s for s in steps if isinstance(s, dict) and s.get("tool") == "submit"]
+        # a held submit carries the reason it was held (agent/loop.py); one the show held, what it printed
+        held = [s for s in submits if s.get("error")]
         rows.append({"task": path.stem, "score": estimate.get("score"), "tests": estimate.get("tests_passed"),
-                     "held": bool(submits) and submits[0] < len(steps) - 1, "steps": len(steps)})
+                     "held": bool(held), "shown": any(s.get("output") for s in held), "steps": len(steps)})
     return rows
 
 
@@ -74,6 +77,7 @@ def summary(rows: list[dict], against: list[dict]) -> dict:
                 "auroc": auroc(scores, labels)}
 
     return {"tasks": len(tasks), "held": sum(1 for t in tasks if shown[t]["held"]),
+            "shown_files": sum(1 for t in tasks if shown[t].get("shown")),
             "shown": side(shown), "baseline": side(base),
             "tests_changed": [t for t in tasks if bool(shown[t]["tests"]) != bool(base[t]["tests"])],
             "verdict_changed": [t for t in tasks if (float(shown[t]["score"]) >= THRESHOLD)

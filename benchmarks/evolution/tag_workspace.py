@@ -9,6 +9,8 @@ every SKILL.md each cycle's evolver wrote, and its state.json the hash of each e
 is checked against the record: its workspace_hash (evolve/rules.py, the gate's own key) must equal
 the tag's, and the seed's must equal the record's seed, or nothing is kept (exit 2, one line). Only records of
 the distilling evolver can be rebuilt: it never deletes a file, which a record would not show.
+The check catches a record whose parts disagree (a skill's text changed, a file added); someone who
+edits both files consistently can pass it, and what is written stays under skills/ of DIR either way.
 
 What it is for: measuring a tag on fresh sampling seeds, on rounds no gate decided on (docs/curve.md):
     adaptive-skill curve --config CONFIG --set curve.evolve=false --set "curve.workspaces=[DIR]" \\
@@ -53,7 +55,10 @@ def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
     if results.get("settings", {}).get("evolver") != "distill":
         raise RebuildError(f"{record}: evolver {results.get('settings', {}).get('evolver')!r}: only a distill run's "
                            "tags can be rebuilt (other evolvers may delete files, which the record does not keep)")
-    cycles = sorted(results.get("cycles") or [], key=lambda c: c["cycle"])
+    cycles = results.get("cycles") or []
+    if not all(isinstance(c, dict) and isinstance(c.get("cycle"), int) for c in cycles):
+        raise RebuildError(f"{record}/results.json: a cycle without its number")
+    cycles = sorted(cycles, key=lambda c: c["cycle"])
     if not any(c.get("tag") == tag and c.get("accepted") for c in cycles):
         found = ", ".join(c["tag"] for c in cycles if c.get("tag")) or "none"
         raise RebuildError(f"{record}: no accepted cycle made {tag} (accepted tags: {found})")
@@ -65,6 +70,11 @@ def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
                            "the rebuilt workspace against")
     if out.exists():
         raise RebuildError(f"{out}: exists; choose a new directory")
+    if not seed.is_dir() or seed.is_symlink():
+        raise RebuildError(f"{seed}: no seed workspace there")
+    linked = next((p for p in seed.rglob("*") if p.is_symlink()), None)
+    if linked is not None:  # the engine refuses a linked seed too (workspace.py): nothing outside is read
+        raise RebuildError(f"{linked}: a symbolic link in the seed workspace; a workspace holds plain files")
     with tempfile.TemporaryDirectory(prefix="tag-workspace-") as scratch:
         work = Path(scratch) / "ws"
         shutil.copytree(seed, work, symlinks=False)
@@ -74,10 +84,18 @@ def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
         for cycle in cycles:
             if not cycle.get("accepted"):
                 continue
-            for path, text in cycle.get("skills", {}).items():
+            skills = cycle.get("skills")
+            if not isinstance(skills, dict):
+                raise RebuildError(f"{record}: cycle {cycle.get('cycle')}: its skills are not a mapping of "
+                                   "path to text")
+            for path, text in skills.items():
+                if not isinstance(path, str) or not isinstance(text, str):
+                    raise RebuildError(f"{record}: cycle {cycle.get('cycle')}: a skill's path or text is not text")
                 target = (work / path).resolve()
-                if not path.startswith("skills/") or not target.is_relative_to((work / "skills").resolve()):
-                    raise RebuildError(f"{record}: cycle {cycle['cycle']} names {path!r}, outside skills/")
+                if (not path.startswith("skills/") or "\\" in path or not path.endswith("/SKILL.md")
+                        or not target.is_relative_to((work / "skills").resolve())):
+                    raise RebuildError(f"{record}: cycle {cycle.get('cycle')} names {path!r}, "
+                                       "not a skills/<name>/SKILL.md")
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
             if cycle.get("tag") == tag:
@@ -98,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         got = rebuild(args.record, args.tag, args.out)
-    except RebuildError as exc:
+    except (RebuildError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{args.out}: {args.tag} of {args.record.name}, workspace hash {got[:16]} (the record's)")
