@@ -447,3 +447,37 @@ def test_the_shared_skill_fills_the_formats_limit_while_each_kind_as_placed_keep
     assert kept["text"] and kept["text"][-1] == "t9" and "t1" not in kept["text"]
     assert all(record["left"][t] == f"{MIXED} is full" for t, kind in batch if kind == "text"
                and t not in kept["text"])
+
+
+def test_an_entry_whose_commands_touch_nothing_its_task_names_is_left_out(tmp_path):
+    """Run 26 distilled `git init` for a branch in an existing repository: two attempts agreed on it,
+    both wrong. An entry must name a path its instruction names (an argument, a `cd` or `-C` target);
+    the reason is in distill.json; an instruction that names no path leaves its entry alone."""
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    _task(obs, "git-create-branch", score=10, commands=["git init"],
+          instruction="In the git repository `/app/repo`, create a branch named `feature/login`.")
+    _task(obs, "git-switch", score=10, commands=["git -C /app/repo switch -c feature"],
+          instruction="In the git repository `/app/repo`, switch to a new branch `feature`.")
+    _task(obs, "git-config", score=10, commands=["git config --global user.name bot"],
+          instruction="Set the global git user name to bot.")
+    outcome, record = _evolve(tmp_path, ws, obs)
+    assert [p["task"] for p in record["passed"]] == ["git-config", "git-switch"]
+    assert record["left"] == {"git-create-branch": "its commands name none of the paths its instruction names"}
+    text = (ws / "skills" / "git-worked-commands" / "SKILL.md").read_text()
+    assert "`git init`" not in text and "git -C /app/repo switch -c feature" in text
+
+
+def test_every_reference_solution_of_the_shipped_suites_acts_on_what_its_instruction_names():
+    """The rule above never refuses a right answer of the suites: each task's solution/solve.sh, as one
+    command, names a path its instruction names (or the instruction names none)."""
+    from adaptive_skill.evolve.distill import acts_on_what_it_names
+
+    checked = 0
+    for suite in ("terminal-easy", "terminal-core"):
+        for task in sorted((REPO / "benchmarks" / suite).iterdir()):
+            solution = task / "solution" / "solve.sh"
+            if solution.is_file():
+                checked += 1
+                assert acts_on_what_it_names((task / "instruction.md").read_text(), [solution.read_text()]), task
+    assert checked >= 80
+    assert not acts_on_what_it_names("Write it to `/app/out.txt`.", ["echo hi > /tmp/out.txt"])

@@ -62,6 +62,7 @@ CHECK = "- `cat` or `ls -l` the result the instruction names."
 _ENTRY = re.compile(r"^\d+\. (\S.*)$")
 _COMMAND = re.compile(r"^ {3}`([^`]+)`$")
 _PRINTABLE = re.compile(r"[^\x20-\x7e\u00a0-\uffff]")
+_NAMED_PATH = re.compile(r"(?<![\w/.~])/[\w.-]+(?:/[\w.-]+)*")  # an absolute path an instruction names
 
 
 @dataclass
@@ -124,7 +125,10 @@ class DistillEvolver:
                 return outcome
             digest = read_digest(observations, pass_threshold=c.judge.pass_threshold)
             shown = Failures(frozenset(digest.failed_commands), frozenset(), frozenset())
-            found = passed_attempts(observations, c.judge.pass_threshold, shown, network=c.sandbox.allow_network)
+            ungrounded: dict[str, str] = {}
+            found = passed_attempts(observations, c.judge.pass_threshold, shown, network=c.sandbox.allow_network,
+                                    left=ungrounded)
+            record["left"] = dict(ungrounded)
             record["passed"] = [{"task": p.task, "category": p.category, "explored": p.explored,
                                  "commands": p.entry.commands} for p in found]
             if not found:
@@ -138,7 +142,7 @@ class DistillEvolver:
                 plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars),
                                    shared_chars=c.skills.max_body_chars,
                                    rejected=rejected_entries(workspace, rejected_commits(self.run)))
-                record["left"] = plan.left
+                record["left"] = {**ungrounded, **plan.left}
                 for name, entries in plan.skills.items():
                     write_skill(after / "skills" / name, name, plan.categories[name], entries)
 
@@ -162,13 +166,24 @@ class DistillEvolver:
             write_json_atomic(out_dir / RECORD, record)
 
 
+def acts_on_what_it_names(instruction: str, commands: list[str]) -> bool:
+    """Whether `commands` name one of the absolute paths `instruction` names (True when it names
+    none): as an argument, a `cd` or `git -C` target, or a prefix of one. An entry whose commands
+    touch nothing its task names teaches nothing about that task: run 26 distilled `git init` for
+    "In the git repository `/app/repo`, create a branch" (its two attempts agreed, both wrong), the one
+    wrong entry of runs 25 and 26 that acted on none of its task's paths (docs/observe.md)."""
+    named = {p.rstrip(".") for p in _NAMED_PATH.findall(instruction)} - {""}
+    return not named or any(path in command for path in named for command in commands)
+
+
 def passed_attempts(observations: Path, pass_threshold: float, failures: Failures, *,
-                    network: bool = False) -> list[Passed]:
+                    network: bool = False, left: dict[str, str] | None = None) -> list[Passed]:
     """The batch's tasks that passed, each with its first passing attempt's worked commands (the
     batch's own, else the explore phase's; with explore.agree, the attempt the vote counted,
     agreed.json), in task order; a task whose commands are all dropped
     (too long, a backtick, a command that failed in the record, an install without a network) is
-    left out."""
+    left out, and so is one whose commands name none of the paths its instruction names
+    (acts_on_what_it_names; `left` gets the task and why)."""
     if observations.is_symlink() or not observations.is_dir():
         return []
     found = []
@@ -192,8 +207,13 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
         kept = [c for c in (commands if isinstance(commands, list) else [])
                 if isinstance(c, str) and _usable(c) and fold(c) not in failures.commands
                 and (network or not installs([c]))]
-        sentence = first_sentence(read_bounded(folder / "instruction.md"))
+        instruction = read_bounded(folder / "instruction.md")
+        sentence = first_sentence(instruction)
         if not kept or not sentence:
+            continue
+        if not acts_on_what_it_names(instruction, kept[-3:]):  # the last three: what Passed.of keeps
+            if left is not None:
+                left[folder.name] = "its commands name none of the paths its instruction names"
             continue
         category = worked.get("category") if isinstance(worked.get("category"), str) else ""
         found.append(Passed.of(folder.name, category, sentence, kept, explored))
