@@ -56,7 +56,11 @@ def test_the_shipped_evolved_workspace_checks_exports_and_names_its_origin(tmp_p
     assert all((tmp_path / "out" / n / "SKILL.md").read_text() == (evolved / "skills" / n / "SKILL.md").read_text()
                for n in names)
     origin = (evolved / "ORIGIN.md").read_text()
-    assert "`evo-1` of run 24" in origin and "accepted at LLR +12.09" in origin
+    assert "`evo-1` of run 27" in origin and "accepted at LLR +10.80" in origin and "label-free" in origin
+    # the workspace is the tag itself: the hash the gate's round cache named for run 27's evo-1
+    from adaptive_skill.evolve.rules import workspace_hash
+
+    assert workspace_hash(evolved).startswith("87f7056a97bcc11f")
 
 
 def test_unknown_embedded_model_is_one_line_exit_2(tmp_path):

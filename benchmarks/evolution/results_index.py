@@ -95,7 +95,7 @@ def row(folder: Path) -> str:
         verdict = "accepted" if c.get("accepted") else "rejected"
         name = c.get("tag") or f"cycle {c['cycle']}"
         decisions.append(f"{name} {verdict}" + (f" (LLR {llr.group(1)})" if llr else ""))
-    tags = results["curve"][1:]
+    tags = results["curve"][1:] + (results.get("workspaces") or [])  # accepted tags, other workspaces
     # before curve.first_round (2026-12-02) results.json had no `rounds`: a tag's repeats were its gate's
     rounds = "n/a" if not tags else "fresh seeds" if (results.get("rounds") or {}).get("fresh") else "the gate's"
     gains = "; ".join(f"{t['label']} {_points(t['vs_seed'])}" for t in tags) or "no tag"
@@ -107,7 +107,8 @@ def row(folder: Path) -> str:
         if t:
             apart = (f"{_points(t['on_twins']['vs_seed'])} ({len(twins['twins'])}) / "
                      f"{_points(t['on_others']['vs_seed'])} ({len(twins['others'])})")
-    estimate = "n/a (labels)" if s.get("labels") else "n/a (no votes.jsonl)"
+    estimate = "n/a (labels)" if s.get("labels") else "n/a (no evolve run)" if results.get("evolve") is None \
+        else "n/a (no votes.jsonl)"
     votes = folder / "votes.jsonl"
     if votes.is_file() and not s.get("labels"):
         e = vote_summary([json.loads(x) for x in votes.read_text().splitlines() if x.strip()])["run_estimate_per_task"]
@@ -115,7 +116,8 @@ def row(folder: Path) -> str:
             low, high = e["precision_interval"]
             estimate = (f"{100 * e['precision']:.0f}% [{100 * low:.0f}, {100 * high:.0f}] "
                         f"({e['fp']} wrong of {e['tp'] + e['fp']}), recall {100 * e['recall']:.0f}%")
-    wall = _minutes((results.get("seed") or {}).get("wall_sec"), (results.get("evolve") or {}).get("wall_sec"))
+    wall = _minutes((results.get("seed") or {}).get("wall_sec"), (results.get("evolve") or {}).get("wall_sec"),
+                    *(w.get("wall_sec") for w in results.get("workspaces") or []))
     name = folder.name
     return (f"| [{name}](../benchmarks/evolution/results/{name}/) | {labels} | {s['seed']} "
             f"| {_passes(results['seed']['scores'])} | {'; '.join(decisions) or 'no evolve run'} | {gains} "
@@ -152,7 +154,7 @@ def table(records: Path = RECORDS) -> str:
     rows = [row(f) for f in sorted(records.glob("curve-*"), key=lambda p: (len(p.name), p.name))
             if (f / "results.json").is_file()]
     head = ("| record | labels | split | seed, passes per repeat | gate | tag vs seed, points paired [95%] "
-            "| rounds | twins (n) / others (n), points | estimate, per task | wall (seed + evolve) | code; load |\n"
+            "| rounds | twins (n) / others (n), points | estimate, per task | wall | code; load |\n"
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     return "\n".join([BEGIN, "", head, *rows, "", END])
 
