@@ -412,7 +412,8 @@ def test_each_part_records_the_code_machine_and_load_it_ran_beside(tmp_path):
     assert one["code"] == code_version() and one["machine"]["cpus"] >= 1
     if (REPO / ".git").exists():  # a checkout (CI's clean clone): the commit itself, and a clean tree reads clean
         assert re.fullmatch(r"[0-9a-f]{40}", one["code"]["commit"]) and isinstance(one["code"]["dirty"], bool)
-    assert one["load"]["samples"] >= 3 and one["load"]["max"] >= one["load"]["mean"] >= 0
+    # sampled on entry, at least once while the work ran (every 0.05 s for 0.3 s) and on exit
+    assert one["load"]["samples"] >= 3 and isinstance(one["load"]["mean"], float)
     assert one["start"] <= one["end"] and one["start"].endswith("Z")
 
     def broken():
