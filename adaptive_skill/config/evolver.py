@@ -87,5 +87,8 @@ class EvolverConfig(_Strict):
     # mode structured: independent questions (seeded sampling) asked in turn until a reply passes the
     # rules; for a small model whose replies the rules mostly refuse (docs/engine.md, "The evolver")
     samples: int = Field(1, ge=1, le=8)
+    # mode distill: above each kind's entries, the rules they share (evolve/lessons.py): "run git inside
+    # the repository", "write the result into the file"; stated by code, only where 2 entries show one
+    lessons: bool = False
     pullback: PullbackConfig = Field(default_factory=PullbackConfig)
     team: TeamConfig = Field(default_factory=TeamConfig)

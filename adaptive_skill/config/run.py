@@ -82,6 +82,8 @@ class EvolveConfig(_Strict):
         if self.evolver.samples > 1 and self.models.evolver.temperature <= 0:
             raise ValueError("evolver.samples > 1 needs models.evolver.temperature > 0: at temperature 0 every "
                              "sample is the same reply")
+        if self.evolver.lessons and self.evolver.mode != "distill":
+            raise ValueError("evolver.lessons needs evolver.mode: distill (it states what distilled entries share)")
         if self.explore.reflect and not self.explore.passes:
             raise ValueError("explore.reflect needs explore.passes >= 1: it changes what the explore attempts are told")
         if (self.evolver.mode == "distill" and not self.skill_in_prompt_tokens

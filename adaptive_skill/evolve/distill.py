@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.evolve import lessons as lesson_rules
 from adaptive_skill.evolve.digest import read_bounded, read_digest, read_host_json
 from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
 from adaptive_skill.evolve.library import current_skills, rejected_commits, rejected_skills
@@ -141,10 +142,14 @@ class DistillEvolver:
                 shutil.copytree(before, after, symlinks=True)
                 plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars),
                                    shared_chars=c.skills.max_body_chars,
-                                   rejected=rejected_entries(workspace, rejected_commits(self.run)))
+                                   rejected=rejected_entries(workspace, rejected_commits(self.run)),
+                                   lessons=c.evolver.lessons)
                 record["left"] = {**ungrounded, **plan.left}
+                lessons = c.evolver.lessons
                 for name, entries in plan.skills.items():
-                    write_skill(after / "skills" / name, name, plan.categories[name], entries)
+                    write_skill(after / "skills" / name, name, plan.categories[name], entries, lessons=lessons)
+                    if lessons:
+                        record.setdefault("lessons", {})[name] = stated_rules(entries, shared=not plan.categories[name])
 
                 def no_repair(_violations) -> None:  # nothing to ask: what breaks a rule is reverted
                     return None
@@ -222,7 +227,7 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
 
 def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: int, *,
                 shared_chars: int | None = None,
-                rejected: frozenset[tuple[str, tuple[str, ...]]] = frozenset()) -> Plan:
+                rejected: frozenset[tuple[str, tuple[str, ...]]] = frozenset(), lessons: bool = False) -> Plan:
     """Per category skill its entries: those it has (read back from its SKILL.md) and the new ones,
     the oldest dropped while the body would be over `body_chars`. MIXED is placed one section at a
     time (agent/inline.py): each kind's part of it within `body_chars`, the whole within
@@ -230,7 +235,7 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
     one while there is room under `max_skills`, the categories with most passed tasks first; when
     more categories want one than there are free slots, the last slot is MIXED, shared by those left
     (their entries taken in turn, so none is crowded out first). A new entry in `rejected`
-    (Entry.key) is left out."""
+    (Entry.key) is left out. `lessons`: the bodies hold the rules their entries share (body)."""
     plan = Plan()
     by_category: dict[str, list[Passed]] = defaultdict(list)
     for item in found:
@@ -258,7 +263,7 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
                 plan.left[item.task] = f"a skill {name} exists that this evolver did not write"
         elif name != MIXED and (name in existing or free > 0):
             free -= name not in existing
-            _add(plan, before, name, _clean(category), items, existing, body_chars, body_chars)
+            _add(plan, before, name, _clean(category), items, existing, body_chars, body_chars, lessons=lessons)
         elif mixed:
             shared.append(items)
         else:
@@ -266,12 +271,12 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
                 plan.left[item.task] = f"no room for a skill {name}: {max_skills} skills already"
     if shared:
         in_turn = [item for row in zip_longest(*shared) for item in row if item is not None]
-        _add(plan, before, MIXED, "", in_turn, existing, body_chars, shared_chars or body_chars)
+        _add(plan, before, MIXED, "", in_turn, existing, body_chars, shared_chars or body_chars, lessons=lessons)
     return plan
 
 
 def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed], existing: set[str],
-         body_chars: int, total_chars: int) -> None:
+         body_chars: int, total_chars: int, *, lessons: bool = False) -> None:
     """Plan skill `name`: its entries (read back when it exists) and `items` new at their end, the
     oldest dropped while the body is over `total_chars` (MIXED: the oldest of its largest kind, see
     _oldest) or, for MIXED, while a kind's part of it as placed is over `body_chars` (that kind's
@@ -290,10 +295,11 @@ def _add(plan: Plan, before: Path, name: str, category: str, items: list[Passed]
         added.append(item.task)
     shared = not category
     while entries:
-        if len(body(entries, shared=shared)) > total_chars:
+        if len(body(entries, shared=shared, lessons=lessons)) > total_chars:
             index = _oldest(entries, shared=shared)
         elif shared and (wide := next((e.category for e in entries if len(body(
-                [f for f in entries if f.category == e.category], shared=True)) > body_chars), None)) is not None:
+                [f for f in entries if f.category == e.category], shared=True, lessons=lessons)) > body_chars),
+                None)) is not None:
             index = next(i for i, e in enumerate(entries) if e.category == wide)
         else:
             break
@@ -322,23 +328,40 @@ def skill_name(category: str) -> str | None:
     return name if NAME_PATTERN.match(name) else None
 
 
-def body(entries: list[Entry], *, shared: bool = False) -> str:
+def body(entries: list[Entry], *, shared: bool = False, lessons: bool = False) -> str:
     """The skill's body. `shared` (MIXED): the entries grouped by category, each group under a
-    `### <category>` line, so the skill placed in the prompt keeps only the task's own (agent/inline.py)."""
+    `### <category>` line, so the skill placed in the prompt keeps only the task's own (agent/inline.py).
+    `lessons` (evolver.lessons): each group's rules (evolve/lessons.py) open it, above its entries,
+    where a body cut to fit the prompt keeps them; they are derived from the entries, never read back."""
     if shared:
         order = list(dict.fromkeys(e.category for e in entries))
         entries = [e for category in order for e in entries if e.category == category]
-    lines, section = [], ""
+    lines: list[str] = []
+    section: str | None = None
     for number, entry in enumerate(entries, 1):
-        if shared and entry.category and entry.category != section:
-            section = entry.category
-            lines.append(f"### {section}")
+        group = entry.category if shared else ""
+        if group != section:
+            section = group
+            if group:
+                lines.append(f"### {group}")
+            if lessons:
+                lines.extend(lesson_rules.lines(e.commands for e in entries if (e.category if shared else "") == group))
         lines.append(entry.text(number))
     text = "\n".join(lines)
     return f"## Steps\n{INTRO}\n{text}\n\n## Verification\n{CHECK}\n"
 
 
-def write_skill(folder: Path, name: str, category: str, entries: list[Entry]) -> None:
+def stated_rules(entries: list[Entry], *, shared: bool) -> dict[str, list[str]]:
+    """Per group of a skill's entries (its category; "" for a one-kind skill), the keys of the rules
+    its body states (evolve/lessons.py): the distill record's `lessons`."""
+    groups: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        groups[entry.category if shared else ""].append(entry)
+    return {group: [rule.key for rule in lesson_rules.rules_for(e.commands for e in items)]
+            for group, items in groups.items()}
+
+
+def write_skill(folder: Path, name: str, category: str, entries: list[Entry], *, lessons: bool = False) -> None:
     """skills/<name>/SKILL.md: its description the entries' sentences (what the best-matching skill in
     the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries, and the categories it
     is written for as `metadata.category` (skills.skill_categories: what the prompt places it for)."""
@@ -351,7 +374,8 @@ def write_skill(folder: Path, name: str, category: str, entries: list[Entry]) ->
         front["metadata"] = {"category": ", ".join(kinds)}
     text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=float("inf"))
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "SKILL.md").write_text(f"---\n{text}---\n\n{body(entries, shared=not category)}", encoding="utf-8")
+    (folder / "SKILL.md").write_text(f"---\n{text}---\n\n{body(entries, shared=not category, lessons=lessons)}",
+                                     encoding="utf-8")
 
 
 def written_here(path: Path) -> bool:
