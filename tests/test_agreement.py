@@ -41,6 +41,26 @@ def test_outcome_keeps_every_vote_and_the_counted_commands():
     assert outcome(votes[:1], 7)["passed"] is False
 
 
+def test_a_count_another_model_did_not_confirm_is_no_count():
+    votes = [Vote(0, 9.0, "a", ["echo 1 > f"]), Vote(1, 3.0, "a")]
+    same = {"model": "local/qwen2.5-coder-0.5b", "digest": "a", "same": True}
+    assert outcome(votes, 7, confirmed=same)["passed"] is True and outcome(votes, 7, confirmed=same)["confirmed"] == same
+    other = {**same, "digest": "b", "same": False}
+    refused = outcome(votes, 7, confirmed=other)
+    assert refused["passed"] is False and refused["attempt"] is None and refused["commands"] == []
+    assert refused["confirmed"] == other and len(refused["votes"]) == 2  # the record keeps why
+    assert outcome(votes, 7, confirmed={**same, "digest": None, "same": False})["passed"] is False  # no state
+
+
+def test_confirm_model_is_refused_without_the_vote(tmp_path):
+    import pytest
+
+    base = {"paths": {"workspace": str(tmp_path), "suite": str(tmp_path), "runs_dir": str(tmp_path / "runs")}}
+    EvolveConfig.model_validate({**base, "explore": {"passes": 1, "agree": True, "confirm_model": "local/x"}})
+    with pytest.raises(ValueError, match="explore.confirm_model needs explore.agree"):
+        EvolveConfig.model_validate({**base, "explore": {"passes": 1, "confirm_model": "local/x"}})
+
+
 def test_a_cut_or_failed_state_has_no_digest(tmp_path):
     def state(name, **manifest):
         folder = tmp_path / name

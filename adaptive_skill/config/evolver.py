@@ -78,6 +78,11 @@ class ExploreConfig(_Strict):
     # attempts and another attempt (the batch's or an explore pass's) left the same files (the state
     # digest, sandbox/state.py); every batch task is attempted again, the judge's passes included.
     agree: bool = False
+    # with agree: each task the vote counted is attempted once more by this model (another agent model,
+    # at the batch's sampling), and counts only when that attempt left the same files as the counted one.
+    # Two attempts of one model that make the same mistake agree; another model errs otherwise (run 27's
+    # batch: confirmed by the 0.5B, 7 of 7 counts right, docs/observe.md). None: no confirmation.
+    confirm_model: str | None = Field(None, min_length=1)
 
 
 class EvolverConfig(_Strict):

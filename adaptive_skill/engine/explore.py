@@ -26,7 +26,8 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
     attempt did not pass (as the evolver counts a pass: label-free, the judge's verdict).
     With explore.agree, a pass is the vote of observe/agreement.py over the task's attempts, the
     batch's included, and its outcome is written beside the observations (agreed.json), which the
-    distiller reads in place of the batch's verdict."""
+    distiller reads in place of the batch's verdict; with explore.confirm_model another model's
+    attempt must leave the counted attempt's files too (confirm)."""
     from adaptive_skill.agent.reflect import reflection
     from adaptive_skill.observe import JudgeItem
     from adaptive_skill.observe.agreement import AGREED, Vote, agreed, outcome, state_digest_of
@@ -113,9 +114,11 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                                            digest=vote.digest if agree else None))
             if ok:
                 found.add(result.task_id)
+    confirmed = confirm(engine, n, votes, untouched) if agree and c.explore.confirm_model else {}
     explored = ExploreResult(tasks=todo, attempts=attempts,
                              agreed={t: hit.attempt if (hit := agreed(v, c.judge.pass_threshold, untouched.get(t)))
-                                     else None for t, v in votes.items()} if agree else None)
+                                     and confirmed.get(t, {}).get("same", True) else None
+                                     for t, v in votes.items()} if agree else None)
     observations = engine.run_dir.cycle_dir(n) / "observations"
     for task_id in todo:
         if (observations / task_id).is_dir():
@@ -124,17 +127,48 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                                for a in attempts if a.task == task_id])
             if agree:
                 write_json_atomic(observations / task_id / AGREED,
-                                  outcome(votes[task_id], c.judge.pass_threshold, untouched.get(task_id)))
+                                  outcome(votes[task_id], c.judge.pass_threshold, untouched.get(task_id),
+                                          confirmed=confirmed.get(task_id)))
     if agree:
         batch = sorted(t for t, a in (explored.agreed or {}).items() if a == 0)
+        by_model = (f"; {sum(1 for v in confirmed.values() if v['same'])} of {len(confirmed)} count(s) confirmed by "
+                    f"{c.explore.confirm_model}" if c.explore.confirm_model else "")
         engine.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} task(s) passed with two attempts "
-                   f"agreeing ({len(batch)} the batch's attempt, confirmed)"
+                   f"agreeing ({len(batch)} the batch's attempt, confirmed{by_model})"
                    + (f": {', '.join(explored.found())}" if explored.found() else ""))
     else:
         engine.log(f"cycle {n} explore: {len(explored.found())} of {len(todo)} unpassed task(s) passed at "
                    f"temperature {c.explore.temperature:g}"
                    + (f" ({', '.join(explored.found())})" if explored.found() else ""))
     return explored
+
+
+def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> dict[str, dict]:
+    """explore.confirm_model: each task the vote counted, attempted once by that model (the accepted
+    workspace, the agent's other settings and the batch's temperature, no reflect note, a seed of its
+    own), its final files kept and hashed as the vote's are. Per task: the model, its attempt's digest,
+    and whether it is the counted attempt's (`same`); a task it does not confirm is not counted. Two
+    attempts of the 1.5B that make one mistake agree; the 0.5B's attempt, confirming run 27's counts,
+    kept 7 right of 16 and none of the 7 wrong (benchmarks/evolution/cross_model_probe.py)."""
+    from adaptive_skill.observe.agreement import agreed, state_digest_of
+
+    c = engine.config
+    counted = {t: hit for t, v in votes.items() if (hit := agreed(v, c.judge.pass_threshold, untouched.get(t)))}
+    if not counted:
+        return {}
+    config = c.model_copy(deep=True)
+    config.models.agent.model = str(c.explore.confirm_model)
+    config.models.agent.seed = explore_seed(c.seed, n, c.explore.passes)  # not any pass's
+    folder = engine.run_dir.cycle_dir(n) / "explore" / "confirm"
+    tasks = [find_task(engine, t) for t in counted]
+    run_attempts(engine, tasks, engine.run_dir.workspace, folder,
+                 f"cycle {n} explore: confirm with {c.explore.confirm_model}", config=config, keep_state=True)
+    out = {}
+    for task in counted:
+        digest = state_digest_of(folder / "state" / task)
+        out[task] = {"model": c.explore.confirm_model, "digest": digest,
+                     "same": digest is not None and digest == counted[task].digest}
+    return out
 
 
 def explore_seed(run_seed: int, cycle: int, index: int) -> int:

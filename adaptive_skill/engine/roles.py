@@ -38,7 +38,7 @@ class Roles:
         agent = config.models.agent
         if agent == self.config.models.agent:
             return self.llm("agent")
-        key = f"agent@{agent.temperature:g}/{agent.seed}"
+        key = f"agent@{agent.model}@{agent.temperature:g}/{agent.seed}"  # explore.confirm_model: another model
         if key not in self._llms:
             from adaptive_skill.llm import make_llm
 

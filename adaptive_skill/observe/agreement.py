@@ -40,12 +40,18 @@ def agreed(votes: list[Vote], pass_threshold: float, untouched: str | None = Non
     return None
 
 
-def outcome(votes: list[Vote], pass_threshold: float, untouched: str | None = None) -> dict[str, Any]:
-    """What agreed.json holds for a task: whether it counts as passed, by which attempt, and every vote."""
+def outcome(votes: list[Vote], pass_threshold: float, untouched: str | None = None, *,
+            confirmed: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What agreed.json holds for a task: whether it counts as passed, by which attempt, and every vote.
+    `confirmed` (explore.confirm_model, engine/explore.py): another model's attempt of a counted task;
+    the task counts only where it left the same files (`same`)."""
     hit = agreed(votes, pass_threshold, untouched)
+    if hit is not None and confirmed is not None and not confirmed.get("same"):
+        hit = None
     return {"passed": hit is not None, "attempt": hit.attempt if hit else None,
             "commands": list(hit.commands) if hit else [], "untouched": untouched,
-            "votes": [{"attempt": v.attempt, "score": v.score, "digest": v.digest} for v in votes]}
+            "votes": [{"attempt": v.attempt, "score": v.score, "digest": v.digest} for v in votes],
+            **({"confirmed": confirmed} if confirmed is not None else {})}
 
 
 def state_digest_of(state_dir: Path) -> str | None:
