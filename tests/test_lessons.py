@@ -24,10 +24,13 @@ def test_a_rule_is_stated_where_two_entries_show_it_and_not_for_one():
     assert _keys(*git) == ["git-in-repo"]
     assert _keys(git[0]) == []  # one entry's habit is its command, not a lesson
     assert _keys(["git init /app/notes"], ["git init /app/project"]) == []  # no repository entered
+    assert _keys(["cd /app/x && git init"], ["git -C /app/y init"], ["cd /app && git clone /src r"]) == []
     text = ["wc -l /app/a.log > /app/n.txt"], ["grep -i error /app/b.log | tee /app/errors.txt"]
     assert _keys(*text) == ["write-to-file"]
     assert _keys(["echo hi | tee -a /app/x.txt"], ["cat /app/new.csv >> /app/items.csv"]) == ["write-to-file"]
-    assert _keys(["wc -l /app/a.log"], ["cat /app/a.txt 2>/dev/null"]) == []  # printed, or /dev/null: not a result file
+    assert _keys(["wc -l /app/a.log"], ["cat /app/a.txt 2>/dev/null"]) == []  # printed: not a result file
+    assert _keys(["ls /app > /dev/null"], ["cat /app/a.txt 2>/dev/null"], ["grep x /app/a 2>/app/err.log"],
+                 ["make &>/app/build.log"], ["tar -xf /app/a.tar 2>>/app/err.log"]) == []  # errors, or nothing
     scripts = (["printf '#!/bin/sh\\necho hi\\n' > /app/hi.sh", "chmod +x /app/hi.sh"],
                ["echo '#!/bin/bash' > /app/g.sh", "chmod u+x /app/g.sh"])
     assert _keys(*scripts) == ["write-to-file", "executable", "script-shebang"]
@@ -37,6 +40,8 @@ def test_a_rule_is_stated_where_two_entries_show_it_and_not_for_one():
     assert _keys(["mkdir -p /app/deploy"], ["mkdir --parents /app/x/y"]) == ["mkdir-parents"]
     assert _keys(["python3 -c 'import json; d=json.load(open(\"/app/c.json\"))'"],
                  ["python3 -m json.tool /app/a.json /app/b.json"]) == ["json-python"]
+    assert _keys(["python3 /app/conv.py /app/in.csv"], ["python3 /app/gen.py --out /app/out.json"]) == []
+    assert _keys(["grep '#!/' /app/a.sh"], ["head -1 /app/b.sh | grep -c '#!/'"]) == []  # looking, not writing
 
 
 def test_an_entry_counts_once_whatever_its_commands_repeat():

@@ -115,6 +115,9 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
             if ok:
                 found.add(result.task_id)
     confirmed = confirm(engine, n, votes, untouched) if agree and c.explore.confirm_model else {}
+    for item in attempts:  # a count the other model did not confirm is no pass, in every record
+        if item.passed and not confirmed.get(item.task, {}).get("same", True):
+            item.passed, item.commands = False, []
     explored = ExploreResult(tasks=todo, attempts=attempts,
                              agreed={t: hit.attempt if (hit := agreed(v, c.judge.pass_threshold, untouched.get(t)))
                                      and confirmed.get(t, {}).get("same", True) else None
@@ -146,8 +149,9 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
 def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> dict[str, dict]:
     """explore.confirm_model: each task the vote counted, attempted once by that model (the accepted
     workspace, the agent's other settings and the batch's temperature, no reflect note, a seed of its
-    own), its final files kept and hashed as the vote's are. Per task: the model, its attempt's digest,
-    and whether it is the counted attempt's (`same`); a task it does not confirm is not counted. Two
+    own; under explore/confirm/<hash of the model>), its final files kept and hashed as the vote's
+    are. Per task: the model, its attempt's digest, and whether it is the counted attempt's
+    (`same`); a task it does not confirm is not counted. Two
     attempts of the 1.5B that make one mistake agree; the 0.5B's attempt, confirming run 27's counts,
     kept 7 right of 16 and none of the 7 wrong (benchmarks/evolution/cross_model_probe.py)."""
     from adaptive_skill.observe.agreement import agreed, state_digest_of
@@ -159,7 +163,9 @@ def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> di
     config = c.model_copy(deep=True)
     config.models.agent.model = str(c.explore.confirm_model)
     config.models.agent.seed = explore_seed(c.seed, n, c.explore.passes)  # not any pass's
-    folder = engine.run_dir.cycle_dir(n) / "explore" / "confirm"
+    # one folder per model: a run resumed with another confirm_model does not reuse this one's attempts
+    model_key = hashlib.sha256(str(c.explore.confirm_model).encode()).hexdigest()[:12]
+    folder = engine.run_dir.cycle_dir(n) / "explore" / "confirm" / model_key
     tasks = [find_task(engine, t) for t in counted]
     run_attempts(engine, tasks, engine.run_dir.workspace, folder,
                  f"cycle {n} explore: confirm with {c.explore.confirm_model}", config=config, keep_state=True)

@@ -145,11 +145,9 @@ class DistillEvolver:
                                    rejected=rejected_entries(workspace, rejected_commits(self.run)),
                                    lessons=c.evolver.lessons)
                 record["left"] = {**ungrounded, **plan.left}
-                lessons = c.evolver.lessons
                 for name, entries in plan.skills.items():
-                    write_skill(after / "skills" / name, name, plan.categories[name], entries, lessons=lessons)
-                    if lessons:
-                        record.setdefault("lessons", {})[name] = stated_rules(entries, shared=not plan.categories[name])
+                    write_skill(after / "skills" / name, name, plan.categories[name], entries,
+                                lessons=c.evolver.lessons)
 
                 def no_repair(_violations) -> None:  # nothing to ask: what breaks a rule is reverted
                     return None
@@ -160,6 +158,9 @@ class DistillEvolver:
             kept = {name: tasks for name, tasks in plan.new.items()
                     if f"skills/{name}" not in {p for v in outcome.reverted for p in v.paths}}
             record["written"] = kept
+            if c.evolver.lessons:  # of the skills written, as record["written"]
+                record["lessons"] = {name: stated_rules(plan.skills[name], shared=not plan.categories[name])
+                                     for name in kept}
             outcome.status = "submitted" if outcome.mutated else "no change"
             added = "; ".join(f"{name}: {', '.join(tasks)}" for name, tasks in kept.items())
             outcome.summary = (f"distilled the worked commands of {sum(map(len, kept.values()))} passed task(s) "

@@ -24,13 +24,16 @@ from dataclasses import dataclass
 MIN_ENTRIES = 2  # entries of a group that must show a pattern for its rule to be stated
 PREFIX = "Rule: "  # how a rule's line opens in a skill (not an entry: distill.entries_of skips it)
 
-_REDIRECT = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*['\"]?/[\w.-]")  # output into a named absolute path
-_GIT_IN_REPO = re.compile(r"\bcd\s+['\"]?/\S+['\"]?\s*(?:&&|;)\s*git\b|\bgit\s+-C\s+\S+")
+# output into a named absolute path: not an error stream (`2>`, `&>`), not /dev/null
+_REDIRECT = re.compile(r"(?:(?<![0-9&>])>>?|\btee(?:\s+(?:-a|--append))?)\s*['\"]?/(?!dev/)[\w.-]")
+# git run in a named directory; `git init` or `git clone` there makes a repository, not one entered
+_GIT_IN_REPO = re.compile(r"\bcd\s+['\"]?/\S+['\"]?\s*(?:&&|;)\s*git\b(?!\s+(?:init|clone)\b)"
+                          r"|\bgit\s+-C\s+\S+(?=\s)(?!\s+(?:init|clone)\b)")
 _CHMOD_X = re.compile(r"\bchmod\s+(?:-\w+\s+)*[ugoa]*\+[rw]*x")  # not an octal mode: `chmod 700` locks a directory
 _SQLITE_QUOTED = re.compile(r"\bsqlite3\s+(?:-\w+\s+)*\S+\s+['\"]")
-_SHEBANG = re.compile(r"#!\s*/")
+_SHEBANG = re.compile(r"(?:^|['\"\s])#!\s*/(?:usr/)?bin/")
 _MKDIR_P = re.compile(r"\bmkdir\s+(?:-\w*p\w*|--parents)\b")
-_JSON_PY = re.compile(r"\bpython3?\b.*\bjson\b")
+_JSON_PY = re.compile(r"\bpython3?\b.*(?:\bimport\s+json\b|\bjson\.(?:loads?|dumps?|tool)\b)")
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,9 @@ class Rule:
 
 
 RULES: tuple[Rule, ...] = (
+    # no code span a failed command could equal (relevance.unusable_step reverts a skill quoting one)
     Rule("git-in-repo", "run git inside the repository the task names (`cd REPO && git ...` or `git -C REPO "
-         "...`); a repository that exists needs no `git init`.",
+         "...`); a repository that exists needs no git init.",
          lambda c: bool(_GIT_IN_REPO.search(c))),
     Rule("write-to-file", "write the result into the file the task names (`... > FILE`); what is only "
          "printed in the terminal does not count.",
