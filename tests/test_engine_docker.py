@@ -639,6 +639,48 @@ def test_label_free_agreement_counts_a_pass_only_when_two_attempts_left_the_same
                 assert len(set(digests)) == 3 and vote["untouched"] not in digests
 
 
+@pytest.mark.parametrize("same_as_agent", [True, False])
+def test_another_models_attempt_must_confirm_what_the_vote_counted(tmp_path, docker_client, base_image,
+                                                                    same_as_agent):
+    """explore.confirm_model: the agent's two attempts agree (the same file), the judge passes them,
+    and the vote counts every task; each counted task is attempted once more by the other model. Where
+    it leaves the same file, the count stands and is distilled; where it leaves another, the count is
+    dropped (two attempts of one model that make one mistake agree; another model errs otherwise)."""
+    agent = [{"when": r"\[exit code", **submit("done")}, bash("echo 42 > /app/answer.txt")]
+    other = [{"when": r"\[exit code", **submit("done")},
+             bash("echo 42 > /app/answer.txt" if same_as_agent else "echo 41 > /app/answer.txt")]
+    (tmp_path / "other.yaml").write_text(yaml.safe_dump(other))
+    judge = [{"content": {"score": 9, "category": "file-operations", "outcome": "Wrote the answer file.",
+                          "failure_reason": None}}]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": judge}, max_cycles=1,
+                                  evolver={"mode": "distill"},
+                                  explore={"passes": 1, "temperature": 1.0, "agree": True,
+                                           "confirm_model": f"scripted/{tmp_path / 'other.yaml'}"},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1})
+    logged: list[str] = []
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="confirm", log=logged.append)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    batch = json.loads((cycle / "solve.json").read_text())["tasks"]
+    explored = json.loads((cycle / "explore.json").read_text())
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    votes = {t: json.loads((cycle / "observations" / t / "agreed.json").read_text()) for t in batch}
+    [folder] = (cycle / "explore" / "confirm").iterdir()  # one folder per confirming model
+    assert sorted(p.name for p in (folder / "trajectories").iterdir()) == \
+        sorted(f"{t}.json" for t in batch)  # one attempt of the other model per counted task
+    assert all(len({v["digest"] for v in votes[t]["votes"]}) == 1 for t in batch)  # the agent's attempts agreed
+    assert all(v["confirmed"]["same"] is same_as_agent and v["confirmed"]["digest"] for v in votes.values())
+    if same_as_agent:
+        assert explored["agreed"] == {t: 0 for t in batch}
+        assert sorted(p["task"] for p in record["passed"]) == sorted(batch)
+    else:
+        assert explored["agreed"] == {t: None for t in batch}
+        assert record["passed"] == [] and not any(v["passed"] for v in votes.values())
+        assert not any(a["passed"] or a["commands"] for a in explored["attempts"])  # the report counts no pass
+    line = next(x for x in logged if "passed with two attempts agreeing" in x)
+    assert f"{len(batch) if same_as_agent else 0} of {len(batch)} count(s) confirmed by scripted/" in line
+
+
 @pytest.mark.parametrize("judge_says", ["pass", "fail"])
 def test_label_free_agreement_tells_the_reflect_note_only_where_the_estimate_failed_the_attempt_before(
         tmp_path, docker_client, base_image, judge_says):
