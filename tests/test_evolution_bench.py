@@ -477,3 +477,27 @@ def test_the_show_probe_reads_a_run_and_compares_the_judge_with_the_baselines(tm
     assert out["tests_changed"] == ["c"] and out["verdict_changed"] == ["c"]
     assert out["wrong_passes"] == {"shown": ["b"], "baseline": ["b", "c"]}
     assert main(["--export", str(tmp_path / "nothing"), "--out", str(tmp_path / "r.jsonl")]) == 2
+
+
+def test_a_tag_rewritten_with_its_lessons_differs_only_by_its_rules(tmp_path, capsys):
+    """tag_workspace.py --lessons: run 27's evo-1 (made without lessons) rewritten with them off is
+    the record's workspace to the byte; with them on, its skills gain only `Rule: ` lines, the
+    entries and frontmatter unchanged, and the hash printed is not the record's."""
+    from tag_workspace import main
+
+    from adaptive_skill.evolve.distill import read_entries
+    from adaptive_skill.evolve.lessons import PREFIX
+
+    record = BENCH / "results" / "curve-27"
+    assert main([str(record), "--tag", "evo-1", "--out", str(tmp_path / "off"), "--lessons", "off"]) == 0
+    assert "87f7056a97bcc11f (the record's)" in capsys.readouterr().out.splitlines()[-1]
+    assert main([str(record), "--tag", "evo-1", "--out", str(tmp_path / "on"), "--lessons", "on"]) == 0
+    assert "(not the record's)" in capsys.readouterr().out.splitlines()[-1]
+    added = 0
+    for path in sorted((tmp_path / "off" / "skills").glob("*/SKILL.md")):
+        on = tmp_path / "on" / path.relative_to(tmp_path / "off")
+        before, after = path.read_text().splitlines(), on.read_text().splitlines()
+        assert [line for line in after if not line.startswith(PREFIX)] == before, path
+        added += sum(1 for line in after if line.startswith(PREFIX))
+        assert read_entries(on) == read_entries(path)
+    assert added == 3  # git and write-to-file in the shared skill, write-to-file for text-processing

@@ -15,6 +15,12 @@ edits both files consistently can pass it, and what is written stays under skill
 What it is for: measuring a tag on fresh sampling seeds, on rounds no gate decided on (docs/curve.md):
     adaptive-skill curve --config CONFIG --set curve.evolve=false --set "curve.workspaces=[DIR]" \\
         --set curve.first_round=2 --out OUT
+
+`--lessons on|off` then rewrites each skill the distilling evolver wrote with the rules its entries
+share stated (evolver.lessons, evolve/lessons.py) or not, its entries unchanged: the same tag with
+and without its lessons, to measure on the same seeds what the rules add (issue 52). The result is
+no longer the record's workspace; its new hash is printed. Rewriting a tag with the setting it was
+made with gives the record's workspace back, byte for byte (a test checks).
 """
 
 from __future__ import annotations
@@ -108,11 +114,34 @@ def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
     return got
 
 
+def set_lessons(workspace: Path, on: bool) -> list[str]:
+    """Rewrite the body of every skill of `workspace` that the distilling evolver wrote
+    (distill.written_here) with its lessons stated (`on`) or not, from its entries as read back; its
+    frontmatter is kept as it is. The skills rewritten."""
+    from adaptive_skill.evolve.distill import MIXED, body, read_entries, written_here
+
+    rewritten = []
+    for folder in sorted(p for p in (workspace / "skills").iterdir() if p.is_dir() and not p.is_symlink()):
+        path = folder / "SKILL.md"
+        if not path.is_file() or path.is_symlink() or not written_here(path):
+            continue
+        entries = read_entries(path)
+        if not entries:
+            continue
+        text = path.read_text(encoding="utf-8")
+        front = text[:text.index("\n---\n", 3) + 5]  # written_here parsed it: its closing line is there
+        path.write_text(f"{front}\n{body(entries, shared=folder.name == MIXED, lessons=on)}", encoding="utf-8")
+        rewritten.append(folder.name)
+    return rewritten
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("record", type=Path, help="a kept curve record (benchmarks/evolution/results/curve-N)")
     p.add_argument("--tag", required=True, help="the accepted tag to rebuild, e.g. evo-1")
     p.add_argument("--out", required=True, type=Path, help="the directory to write (must not exist)")
+    p.add_argument("--lessons", choices=("on", "off"), help="then rewrite the distilled skills with their lessons "
+                   "stated or not (evolver.lessons)")
     args = p.parse_args(argv)
     try:
         got = rebuild(args.record, args.tag, args.out)
@@ -120,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{args.out}: {args.tag} of {args.record.name}, workspace hash {got[:16]} (the record's)")
+    if args.lessons:
+        names = set_lessons(args.out, args.lessons == "on")
+        now = workspace_hash(args.out)
+        same = "the record's" if now == got else "not the record's"
+        print(f"{args.out}: lessons {args.lessons} in {len(names)} skill(s) ({', '.join(names)}); "
+              f"workspace hash {now[:16]} ({same})")
     return 0
 
 
