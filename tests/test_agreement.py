@@ -159,6 +159,44 @@ def test_vote_precision_reads_the_tests_only_afterwards_and_counts_wrong_entries
     assert vote_precision.main(["--run", str(tmp_path)]) == 2  # not a run directory
 
 
+def test_vote_precision_tells_which_counts_the_other_model_kept(tmp_path):
+    """explore.confirm_model's record read afterwards: the vote counted a (right) and b (wrong, its
+    two attempts agreeing on one mistake); the other model left a's files, not b's; the export keeps a
+    row per confirmation with that model's own test result, and the summary says 1 of 2 kept, the
+    wrong one dropped, and the run's estimate (after the confirmation) counts a only."""
+    import hashlib
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "evolution"))
+    import vote_precision
+
+    cycle = tmp_path / "run" / "cycles" / "001"
+    model = "local/other"
+    folder = cycle / "explore" / "confirm" / hashlib.sha256(model.encode()).hexdigest()[:12]
+    _write(cycle / "observe.json", {"items": [{"task": "a", "verdict": {"score": 9}},
+                                              {"task": "b", "verdict": {"score": 9}}]})
+    _write(cycle / "explore.json", {"tasks": ["a", "b"], "agreed": {"a": 0, "b": None}, "attempts": [
+        {"task": "a", "attempt": 1, "score": 9, "digest": "x"}, {"task": "b", "attempt": 1, "score": 9, "digest": "y"}]})
+    for task, digest, passed, same in (("a", "x", True, True), ("b", "y", False, False)):
+        _write(cycle / "solve" / "results" / f"{task}.json", {"passed": passed})
+        _write(cycle / "solve" / "state" / task / "state.json", {"digest": digest})
+        _write(cycle / "explore" / "p1" / "results" / f"{task}.json", {"passed": passed})
+        _write(cycle / "observations" / task / "agreed.json",
+               {"passed": same, "confirmed": {"model": model, "digest": digest if same else "other", "same": same}})
+        _write(folder / "results" / f"{task}.json", {"passed": task == "a"})
+    rows_file = tmp_path / "rows.jsonl"
+    assert vote_precision.main(["--run", str(tmp_path / "run"), "--out", str(rows_file)]) == 0
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+    assert [(r["task"], r["same"], r["tests"]) for r in rows if r["kind"] == "confirm"] == [("a", True, True),
+                                                                                              ("b", False, False)]
+    table = vote_precision.summary(rows)
+    assert table["confirm"] == {"model": [model], "vote_counted": 2, "vote_counted_wrong": 1, "kept": 1,
+                                "kept_wrong": 0, "dropped_right": 0, "its_attempts_passed_by_tests": 1}
+    estimate = table["run_estimate_per_task"]
+    assert (estimate["tp"], estimate["fp"]) == (1, 0)
+
+
 def test_cross_model_probe_counts_a_task_only_where_the_other_model_left_the_same_files(tmp_path):
     """benchmarks/evolution/cross_model_probe.py's table on hand-made rows: a (judged, right) and b
     (judged, wrong) where the other model left the same files, c (judged, right) where it did not, d

@@ -15,11 +15,14 @@ k the explore pass's; the judge's score; the digest of the files it left; whethe
 whether the run counted it as the task's pass), and one row per distilled entry. Summary: the
 precision (Wilson 95% interval) and recall of the judge alone on the batch, of the run's own
 estimate (explore.agree's vote, else the judge) per task, and how many distilled entries came from
-an attempt the tests failed. The rows are small and are what docs/results.md keeps per run."""
+an attempt the tests failed; with explore.confirm_model, one row per task the vote counted (the other
+model's digest, whether it left the counted attempt's files, its own tests) and how many right and
+wrong counts it kept. The rows are small and are what docs/results.md keeps per run."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import sys
@@ -91,11 +94,31 @@ def export(run: Path, capture: Path | None = None) -> list[dict]:
                          "score": attempt.get("score"), "digest": attempt.get("digest"),
                          "tests": _tests(cycle_dir / "explore" / f"p{k}" / "results", task),
                          "counted": agreed.get(task) == k if agreed is not None else bool(attempt.get("passed"))})
+        # explore.confirm_model: the other model's attempt of each task the vote counted (agreed.json)
+        for agreed_file in sorted((cycle_dir / "observations").glob("*/agreed.json")):
+            confirmed = (read_json(agreed_file, None) or {}).get("confirmed")
+            if not isinstance(confirmed, dict):
+                continue
+            task, model = agreed_file.parent.name, str(confirmed.get("model"))
+            folder = cycle_dir / "explore" / "confirm" / hashlib.sha256(model.encode()).hexdigest()[:12]
+            rows.append({"kind": "confirm", "cycle": cycle, "task": task, "model": model,
+                         "digest": confirmed.get("digest"), "same": bool(confirmed.get("same")),
+                         "tests": _tests(folder / "results", task)})
         distilled = read_json(cycle_dir / "evolve" / "distill.json", None) or {}
         for entry in distilled.get("passed", []):
             rows.append({"kind": "distilled", "cycle": cycle, "task": entry.get("task"),
                          "explored": entry.get("explored"), "commands": entry.get("commands")})
     return rows
+
+
+def _vote_hit(group: list[dict]) -> dict | None:
+    """The attempt row explore.agree's vote counts among one task's rows (untouched files agreeing
+    with nothing), before any other model's confirmation; None when it counts none."""
+    from adaptive_skill.observe.agreement import Vote, agreed
+
+    untouched = next((r.get("untouched") for r in group if r["attempt"] == 0), None)
+    hit = agreed([Vote(r["attempt"], r["score"], r["digest"]) for r in group], THRESHOLD, untouched)
+    return next(r for r in group if r["attempt"] == hit.attempt) if hit else None
 
 
 def summary(rows: list[dict]) -> dict:
@@ -124,18 +147,25 @@ def summary(rows: list[dict]) -> dict:
     wrong = [r["task"] for r in distilled if right.get((r["cycle"], r["task"])) is False]
     out = {}
     if any(r.get("untouched") for r in batch):  # the vote again, untouched files agreeing with nothing
-        from adaptive_skill.observe.agreement import Vote, agreed
-
-        hits = []
-        for group in tasks.values():
-            untouched = next((r.get("untouched") for r in group if r["attempt"] == 0), None)
-            hit = agreed([Vote(r["attempt"], r["score"], r["digest"]) for r in group], THRESHOLD, untouched)
-            hits.append(next(r for r in group if r["attempt"] == hit.attempt) if hit else None)
+        hits = [_vote_hit(group) for group in tasks.values()]
         out["vote_untouched_agrees_with_nothing"] = table(
             [h is not None for h in hits], [h["tests"] if h else p for h, p in zip(hits, passable, strict=True)])
         out["untouched_tasks"] = sorted(t for (_, t), g in tasks.items()
                                         if any(r["digest"] and r["digest"] == next(
                                             (x.get("untouched") for x in g if x["attempt"] == 0), None) for r in g))
+    confirms = [r for r in rows if r["kind"] == "confirm"]
+    if confirms:  # the vote's counts before the other model's attempts, and which of them it kept
+        before = {}
+        for c in confirms:
+            hit = _vote_hit(tasks.get((c["cycle"], c["task"]), []))
+            before[(c["cycle"], c["task"])] = hit["tests"] if hit else None
+        out["confirm"] = {
+            "model": sorted({c["model"] for c in confirms}), "vote_counted": len(confirms),
+            "vote_counted_wrong": sum(v is False for v in before.values()),
+            "kept": sum(c["same"] for c in confirms),
+            "kept_wrong": sum(c["same"] and before[(c["cycle"], c["task"])] is False for c in confirms),
+            "dropped_right": sum(not c["same"] and before[(c["cycle"], c["task"])] is True for c in confirms),
+            "its_attempts_passed_by_tests": sum(bool(c["tests"]) for c in confirms)}
     return {"attempts": len(attempts), "batch": len(batch), "tasks": len(tasks),
             "batch_passed_by_tests": sum(r["tests"] for r in batch),
             "judge_on_batch": judge, "run_estimate_per_task": estimate, **out,
