@@ -111,11 +111,16 @@ def row(folder: Path) -> str:
         else "n/a (no votes.jsonl)"
     votes = folder / "votes.jsonl"
     if votes.is_file() and not s.get("labels"):
-        e = vote_summary([json.loads(x) for x in votes.read_text().splitlines() if x.strip()])["run_estimate_per_task"]
+        told = vote_summary([json.loads(x) for x in votes.read_text().splitlines() if x.strip()])
+        e = told["run_estimate_per_task"]
         if e.get("precision") is not None:
             low, high = e["precision_interval"]
             estimate = (f"{100 * e['precision']:.0f}% [{100 * low:.0f}, {100 * high:.0f}] "
                         f"({e['fp']} wrong of {e['tp'] + e['fp']}), recall {100 * e['recall']:.0f}%")
+        if told.get("confirm"):  # explore.confirm_model: which of the vote's counts the other model kept
+            k = told["confirm"]
+            estimate += (f"; {', '.join(k['model'])} kept {k['kept']} of the vote's {k['vote_counted']} "
+                         f"({k['vote_counted_wrong']} wrong)")
     wall = _minutes((results.get("seed") or {}).get("wall_sec"), (results.get("evolve") or {}).get("wall_sec"),
                     *(w.get("wall_sec") for w in results.get("workspaces") or []))
     name = folder.name
