@@ -163,9 +163,7 @@ def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> di
     config = c.model_copy(deep=True)
     config.models.agent.model = str(c.explore.confirm_model)
     config.models.agent.seed = explore_seed(c.seed, n, c.explore.passes)  # not any pass's
-    # one folder per model: a run resumed with another confirm_model does not reuse this one's attempts
-    model_key = hashlib.sha256(str(c.explore.confirm_model).encode()).hexdigest()[:12]
-    folder = engine.run_dir.cycle_dir(n) / "explore" / "confirm" / model_key
+    folder = confirm_dir(engine.run_dir.cycle_dir(n), str(c.explore.confirm_model))
     tasks = [find_task(engine, t) for t in counted]
     run_attempts(engine, tasks, engine.run_dir.workspace, folder,
                  f"cycle {n} explore: confirm with {c.explore.confirm_model}", config=config, keep_state=True)
@@ -175,6 +173,12 @@ def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> di
         out[task] = {"model": c.explore.confirm_model, "digest": digest,
                      "same": digest is not None and digest == counted[task].digest}
     return out
+
+
+def confirm_dir(cycle_dir: Path, model: str) -> Path:
+    """Where explore.confirm_model's attempts of one cycle are kept: one folder per model, so a run
+    resumed with another confirm_model does not reuse this one's attempts."""
+    return cycle_dir / "explore" / "confirm" / hashlib.sha256(model.encode()).hexdigest()[:12]
 
 
 def explore_seed(run_seed: int, cycle: int, index: int) -> int:

@@ -22,7 +22,6 @@ wrong counts it kept. The rows are small and are what docs/results.md keeps per 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import sys
@@ -31,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from adaptive_skill.engine.explore import confirm_dir  # noqa: E402
 from adaptive_skill.files import read_json  # noqa: E402
 
 THRESHOLD = 7.0  # judge.pass_threshold of every documented run
@@ -100,7 +100,7 @@ def export(run: Path, capture: Path | None = None) -> list[dict]:
             if not isinstance(confirmed, dict):
                 continue
             task, model = agreed_file.parent.name, str(confirmed.get("model"))
-            folder = cycle_dir / "explore" / "confirm" / hashlib.sha256(model.encode()).hexdigest()[:12]
+            folder = confirm_dir(cycle_dir, model)
             rows.append({"kind": "confirm", "cycle": cycle, "task": task, "model": model,
                          "digest": confirmed.get("digest"), "same": bool(confirmed.get("same")),
                          "tests": _tests(folder / "results", task)})
