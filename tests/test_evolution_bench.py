@@ -501,3 +501,35 @@ def test_a_tag_rewritten_with_its_lessons_differs_only_by_its_rules(tmp_path, ca
         added += sum(1 for line in after if line.startswith(PREFIX))
         assert read_entries(on) == read_entries(path)
     assert added == 3  # git and write-to-file in the shared skill, write-to-file for text-processing
+
+
+def test_a_distill_record_run_again_gives_the_gates_candidate_and_a_changed_one_is_refused(tmp_path):
+    """distill_workspace.py: the distilling evolver run again on the entries of runs 25's and 27's
+    distill records writes the workspace their gates judged, to the byte (the round cache's hash); a
+    record whose written skills no longer follow from its entries, that names a task the suite does
+    not have, or run with another evolver, is one line, exit 2, and leaves no directory behind."""
+    import shutil
+
+    from distill_workspace import main, rebuild
+
+    records, config = BENCH / "results", REPO / "configs" / "curve-split2-labelfree.yaml"
+    for name, sets, want in (("curve-25", [], "7e8f4ac770c446af"), ("curve-27", ["seed=3"], "87f7056a97bcc11f"),
+                              ("confirm-split2", [], "8333034333cdb69a")):  # the candidate docs/results.md measures
+        assert rebuild(records / name, config, tmp_path / name, sets).startswith(want)
+    copy = tmp_path / "tampered"
+    copy.mkdir()
+    record = json.loads((records / "confirm-split2" / "distill.json").read_text())
+    record["written"]["archives-worked-commands"].append("rename-draft-file")
+    (copy / "distill.json").write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, str(BENCH / "distill_workspace.py"), str(copy), "--config", str(config),
+                           "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "'written' differs" in done.stderr, done.stderr
+    assert not (tmp_path / "a").exists()
+    record = json.loads((records / "confirm-split2" / "distill.json").read_text())
+    record["passed"][0]["task"] = "../../etc"
+    (copy / "distill.json").write_text(json.dumps(record))
+    assert main([str(copy), "--config", str(config), "--out", str(tmp_path / "b")]) == 2
+    assert main([str(records / "confirm-split2"), "--config", str(config), "--set", "evolver.mode=single",
+                 "--out", str(tmp_path / "c")]) == 2
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
+    shutil.rmtree(copy)
