@@ -175,3 +175,18 @@ def test_pooling_records_reproduces_a_single_records_interval_and_refuses_one_sp
     assert alone["vs_seed"] == results["curve"][1]["vs_seed"] and alone["tasks"] == alone["distinct_tasks"] == 40
     with pytest.raises(ValueError, match="not independent"):
         index.pooled(["curve-25", "curve-26"])
+
+
+def test_the_gate_recomputed_from_a_record_gives_each_gates_own_llr():
+    """results_index.gate_on: the engine's gate decision recomputed from a kept record's seed and tag
+    scores gives the LLR each run's gate printed (runs 25-27); a tag worse on every task is rejected,
+    and a record short of the gate's rounds says so."""
+    index = _results_index()
+    for name, want in (("curve-25", "+4.90"), ("curve-26", "+6.30"), ("curve-27", "+10.80")):
+        results = json.loads((REPO / f"benchmarks/evolution/results/{name}/results.json").read_text())
+        seed, tag = results["seed"]["scores"], results["curve"][1]["scores"]
+        assert index.gate_on(seed, tag, results["settings"]) == f"the gate would have accepted it (LLR {want})"
+        assert results["cycles"][0]["reason"].startswith(f"LLR {want}")
+        assert "rejected" in index.gate_on(tag, seed, results["settings"])
+        short = {task: scores[:1] for task, scores in tag.items()}
+        assert index.gate_on(seed, short, results["settings"]) == "fewer than the gate's 2 rounds"

@@ -98,6 +98,9 @@ def row(folder: Path) -> str:
     tags = results["curve"][1:] + (results.get("workspaces") or [])  # accepted tags, other workspaces
     # before curve.first_round (2026-12-02) results.json had no `rounds`: a tag's repeats were its gate's
     rounds = "n/a" if not tags else "fresh seeds" if (results.get("rounds") or {}).get("fresh") else "the gate's"
+    if not decisions and rounds == "the gate's":  # a candidate measured apart, on the rounds its gate would use
+        decisions = [f"{w['label']}: {gate_on(results['seed']['scores'], w['scores'], s)}"
+                     for w in results.get("workspaces") or []]
     gains = "; ".join(f"{t['label']} {_points(t['vs_seed'])}" for t in tags) or "no tag"
     twins = _twins(results)
     apart = "n/a"
@@ -127,6 +130,25 @@ def row(folder: Path) -> str:
     return (f"| [{name}](../benchmarks/evolution/results/{name}/) | {labels} | {s['seed']} "
             f"| {_passes(results['seed']['scores'])} | {'; '.join(decisions) or 'no evolve run'} | {gains} "
             f"| {rounds} | {apart} | {estimate} | {wall} | {_ran(results)} |")
+
+
+def gate_on(seed: dict[str, list], candidate: dict[str, list], settings: dict) -> str:
+    """What the gate (gating.sequential_decision, the engine's own) decides on a record's rounds: the
+    seed as the baseline, `candidate` as the change, round r pairing each task's repeat r. The
+    thresholds are the config defaults every shipped curve config keeps; min_rounds does not matter
+    when all `gate_rounds` rounds are there. Recomputed from runs 25-27's records, it gives their
+    gates' LLRs (tests/test_evolution_bench.py)."""
+    from adaptive_skill.config import GatingConfig
+    from adaptive_skill.gating import sequential_decision
+
+    n = settings["gate_rounds"]
+    if any(len(seed.get(t) or []) < n or len(candidate.get(t) or []) < n for t in seed):
+        return f"fewer than the gate's {n} rounds"
+    gating = GatingConfig(min_rounds=n, max_rounds=n)
+    decision = sequential_decision([{t: (seed[t][r], candidate[t][r]) for t in seed} for r in range(n)], gating)
+    llr = re.match(r"LLR ([+-][\d.]+)", decision.reason)
+    verdict = "accepted" if decision.accepted else "rejected"
+    return f"the gate would have {verdict} it" + (f" (LLR {llr.group(1)})" if llr else "")
 
 
 def pooled(names: list[str], records: Path = RECORDS, seed: int = 0) -> dict:
