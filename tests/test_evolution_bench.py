@@ -514,22 +514,22 @@ def test_a_distill_record_run_again_gives_the_gates_candidate_and_a_changed_one_
 
     records, config = BENCH / "results", REPO / "configs" / "curve-split2-labelfree.yaml"
     for name, sets, want in (("curve-25", [], "7e8f4ac770c446af"), ("curve-27", ["seed=3"], "87f7056a97bcc11f"),
-                              ("confirm-split2", [], "8333034333cdb69a")):  # the candidate docs/results.md measures
+                              ("curve-29", [], "8333034333cdb69a")):  # the candidate docs/results.md measures
         assert rebuild(records / name, config, tmp_path / name, sets).startswith(want)
     copy = tmp_path / "tampered"
     copy.mkdir()
-    record = json.loads((records / "confirm-split2" / "distill.json").read_text())
+    record = json.loads((records / "curve-29" / "distill.json").read_text())
     record["written"]["archives-worked-commands"].append("rename-draft-file")
     (copy / "distill.json").write_text(json.dumps(record))
     done = subprocess.run([sys.executable, str(BENCH / "distill_workspace.py"), str(copy), "--config", str(config),
                            "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "'written' differs" in done.stderr, done.stderr
     assert not (tmp_path / "a").exists()
-    record = json.loads((records / "confirm-split2" / "distill.json").read_text())
+    record = json.loads((records / "curve-29" / "distill.json").read_text())
     record["passed"][0]["task"] = "../../etc"
     (copy / "distill.json").write_text(json.dumps(record))
     assert main([str(copy), "--config", str(config), "--out", str(tmp_path / "b")]) == 2
-    assert main([str(records / "confirm-split2"), "--config", str(config), "--set", "evolver.mode=single",
+    assert main([str(records / "curve-29"), "--config", str(config), "--set", "evolver.mode=single",
                  "--out", str(tmp_path / "c")]) == 2
     assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
     shutil.rmtree(copy)

@@ -1,6 +1,6 @@
 """Rebuild the candidate a distilling evolver's record describes, by running that evolver again on it.
 
-    python benchmarks/evolution/distill_workspace.py benchmarks/evolution/results/confirm-split2 \\
+    python benchmarks/evolution/distill_workspace.py benchmarks/evolution/results/curve-29 \\
         --config configs/curve-split2-labelfree.yaml --out DIR
 
 For a run whose gate was never reached (the confirm run, docs/results.md), the record holds no
