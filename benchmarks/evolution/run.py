@@ -118,7 +118,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "labelled curve; the gap to the default label-free one is what the judge costs)")
     p.add_argument("--skill-in-prompt", type=int, default=300, metavar="TOKENS",
                    help="skill_in_prompt_tokens: the best-matching skill's body in the agent's prompt (default "
-                        "300: the 1.5B reads no skill by itself, docs/log/results-runs.md, run 5; 0 leaves it to read_skill)")
+                        "300: the 1.5B reads no skill by itself, docs/log/results-runs.md, run 5; "
+                        "0 leaves it to read_skill)")
     p.add_argument("--holdout-ratio", type=float, default=0.5,
                    help="share of the suite held out for the gate and the curve (default 0.5: 40 of 80 tasks)")
     p.add_argument("--judge-check", action="store_true",
@@ -126,7 +127,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "it doubles a holdout attempt's cost, and the curve and the gate use the verifier)")
     p.add_argument("--check-before-submit", action="store_true",
                    help="models.agent.check_before_submit: the agent's first submit of an attempt is answered "
-                        "with a request to look at its result first (docs/log/results-runs.md, run 8's one-command habit)")
+                        "with a request to look at its result first "
+                        "(docs/log/results-runs.md, run 8's one-command habit)")
     p.add_argument("--show-before-submit", action="store_true",
                    help="models.agent.show_before_submit: the agent's first submit of an attempt is answered "
                         "with what its commands wrote (each redirected or tee'd file: ls -ld and its first lines)")
