@@ -190,3 +190,21 @@ def test_the_gate_recomputed_from_a_record_gives_each_gates_own_llr():
         assert "rejected" in index.gate_on(tag, seed, results["settings"])
         short = {task: scores[:1] for task, scores in tag.items()}
         assert index.gate_on(seed, short, results["settings"]) == "fewer than the gate's 2 rounds"
+
+
+def test_two_workspaces_versus_each_other_pair_only_on_the_same_rounds():
+    """results_index.py --versus: a record's workspace against its own seed gives the interval its
+    curve printed; the same split on other rounds (the gate's against fresh seeds) is refused as
+    not paired, and a label the record lacks names the ones it has."""
+    import pytest
+
+    index = _results_index()
+    results = json.loads((REPO / "benchmarks/evolution/results/curve-27-fresh/results.json").read_text())
+    got = index.versus("curve-27-fresh:evo1-27", "curve-27-fresh:seed", seed=results["bootstrap"]["seed"])
+    assert got["difference"] == results["workspaces"][0]["vs_seed"] and got["tasks"] == 40
+    assert got["worse"] == ["git-count-commits"] and len(got["better"]) == 6
+    with pytest.raises(ValueError, match="differ in first_round"):
+        index.versus("curve-27-fresh:evo1-27", "curve-27:seed")
+    with pytest.raises(ValueError, match="it has: seed, evo1-27"):
+        index.versus("curve-27-fresh:evo-2", "curve-27-fresh:seed")
+    assert index.main(["--versus", "curve-27-fresh:evo1-27", "curve-26:seed"]) == 2

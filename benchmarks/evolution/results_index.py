@@ -4,6 +4,7 @@
     python benchmarks/evolution/results_index.py --check    # exit 1 when the page's table is stale
     python benchmarks/evolution/results_index.py --print    # the table on stdout, nothing written
     python benchmarks/evolution/results_index.py --pool curve-26 curve-27   # records of several splits pooled
+    python benchmarks/evolution/results_index.py --versus curve-27-fresh:evo1-27 curve-27-fresh:seed  # two workspaces
 
 One row per `benchmarks/evolution/results/curve-*/` (a curve's output directory kept in the repo):
 whether labels reached evolution, the split, the seed's passes per repeat, each cycle's gate
@@ -177,6 +178,48 @@ def pooled(names: list[str], records: Path = RECORDS, seed: int = 0) -> dict:
             "better": sum(d > 0 for d in differences), "worse": sum(d < 0 for d in differences)}
 
 
+def _scores_of(name: str, label: str, records: Path) -> tuple[dict, dict]:
+    """A record's results.json and the scores of its workspace or tag `label` ("seed" for the seed)."""
+    results = json.loads((records / name / "results.json").read_text())
+    if label == "seed":
+        return results, results["seed"]["scores"]
+    for row in results["curve"][1:] + (results.get("workspaces") or []):
+        if row["label"] == label:
+            return results, row["scores"]
+    found = ", ".join(["seed", *(r["label"] for r in results["curve"][1:] + (results.get("workspaces") or []))])
+    raise ValueError(f"{name}: no workspace {label!r} (it has: {found})")
+
+
+def versus(one: str, other: str, records: Path = RECORDS, seed: int = 0) -> dict:
+    """Two workspaces measured on the same split and sampling rounds, paired by task (one - other):
+    each RECORD:LABEL, from one record or two. Records on other splits, suites, models, settings of
+    the agent or rounds are refused: their rows are not pairs. The same bootstrap as the curve's."""
+    from adaptive_skill.curve.stats import paired_difference, task_means
+
+    sides = []
+    for spec in (one, other):
+        name, sep, label = spec.partition(":")
+        if not sep or not name or not label:
+            raise ValueError(f"{spec!r}: want RECORD:LABEL, e.g. curve-27-fresh:evo1-27")
+        results, scores = _scores_of(name, label, records)
+        keys = ("seed", "model", "holdout_ratio", "repeats", "temperature", "max_steps", "skill_in_prompt")
+        same = {k: results["settings"].get(k) for k in keys}
+        same["first_round"] = (results.get("rounds") or {}).get("first", 0)
+        sides.append((spec, same, scores))
+    if sides[0][1] != sides[1][1]:
+        differ = [k for k in sides[0][1] if sides[0][1][k] != sides[1][1][k]]
+        raise ValueError(f"{one} and {other} differ in {', '.join(differ)}: not paired")
+    a, b = sides[0][2], sides[1][2]
+    if set(a) != set(b):
+        raise ValueError(f"{one} and {other} hold other holdout tasks: not paired")
+    ma, mb = task_means(a), task_means(b)
+    return {"one": one, "other": other, "tasks": len(set(ma) & set(mb)),
+            "passes": {one: _passes(a), other: _passes(b)},
+            "difference": paired_difference(a, b, seed=seed).to_dict(),
+            "better": sorted(t for t in ma if t in mb and ma[t] > mb[t]),
+            "worse": sorted(t for t in ma if t in mb and ma[t] < mb[t])}
+
+
 def table(records: Path = RECORDS) -> str:
     rows = [row(f) for f in sorted(records.glob("curve-*"), key=lambda p: (len(p.name), p.name))
             if (f / "results.json").is_file()]
@@ -198,8 +241,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="exit 1 when docs/results.md's table is stale")
     p.add_argument("--print", dest="show", action="store_true", help="print the table, write nothing")
     p.add_argument("--pool", nargs="+", metavar="RECORD", help="pool these records' tag-vs-seed differences")
-    p.add_argument("--seed", type=int, default=0, help="with --pool: the bootstrap's seed (default 0)")
+    p.add_argument("--versus", nargs=2, metavar="RECORD:LABEL", help="two workspaces on the same split and "
+                   "rounds, paired by task (the first minus the second); LABEL a workspace's label or seed")
+    p.add_argument("--seed", type=int, default=0, help="with --pool or --versus: the bootstrap's seed (default 0)")
     args = p.parse_args(argv)
+    if args.versus:
+        try:
+            print(json.dumps(versus(*args.versus, seed=args.seed), indent=1))
+        except (OSError, KeyError, ValueError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        return 0
     if args.pool:
         try:
             print(json.dumps(pooled(args.pool, seed=args.seed), indent=1))
