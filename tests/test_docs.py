@@ -208,3 +208,28 @@ def test_two_workspaces_versus_each_other_pair_only_on_the_same_rounds():
     with pytest.raises(ValueError, match="it has: seed, evo1-27"):
         index.versus("curve-27-fresh:evo-2", "curve-27-fresh:seed")
     assert index.main(["--versus", "curve-27-fresh:evo1-27", "curve-26:seed"]) == 2
+
+
+def test_a_rejected_candidate_pairs_through_its_gate(tmp_path):
+    """results_index.py --versus RECORD:gate: the candidate a gate rejected, read from gate.json, gives
+    the gate's own figures against the seed (run 28: 35/80 against 38/80, 3 better, 7 worse); a
+    gate.json whose baseline is not the record's seed is refused, as its rounds would not pair."""
+    import shutil
+
+    import pytest
+
+    index = _results_index()
+    got = index.versus("curve-28:gate", "curve-28:seed")
+    gate = json.loads((REPO / "benchmarks/evolution/results/curve-28/gate.json").read_text())
+    assert got["passes"]["curve-28:gate"] == "18/40, 17/40" and got["passes"]["curve-28:seed"] == "20/40, 18/40"
+    assert round(got["difference"]["mean"], 4) == round(gate["mutated_mean"] - gate["baseline_mean"], 4) == -0.0375
+    assert (len(got["better"]), len(got["worse"])) == (3, 7)
+    records = tmp_path / "records"
+    shutil.copytree(REPO / "benchmarks/evolution/results/curve-28", records / "curve-28")
+    task = next(iter(gate["round_scores"][0]))
+    gate["round_scores"][0][task][0] = 1.0 - gate["round_scores"][0][task][0]
+    (records / "curve-28" / "gate.json").write_text(json.dumps(gate))
+    with pytest.raises(ValueError, match="do not pair"):
+        index.versus("curve-28:gate", "curve-28:seed", records=records)
+    with pytest.raises(ValueError, match="no gate.json"):
+        index.versus("curve-27-fresh:gate", "curve-27-fresh:seed")

@@ -5,6 +5,7 @@
     python benchmarks/evolution/results_index.py --print    # the table on stdout, nothing written
     python benchmarks/evolution/results_index.py --pool curve-26 curve-27   # records of several splits pooled
     python benchmarks/evolution/results_index.py --versus curve-27-fresh:evo1-27 curve-27-fresh:seed  # two workspaces
+    python benchmarks/evolution/results_index.py --versus curve-28:gate curve-28:seed  # a rejected gate candidate
 
 One row per `benchmarks/evolution/results/curve-*/` (a curve's output directory kept in the repo):
 whether labels reached evolution, the split, the seed's passes per repeat, each cycle's gate
@@ -183,11 +184,29 @@ def _scores_of(name: str, label: str, records: Path) -> tuple[dict, dict]:
     results = json.loads((records / name / "results.json").read_text())
     if label == "seed":
         return results, results["seed"]["scores"]
+    if label == "gate":
+        return results, _gate_candidate(name, results, records)
     for row in results["curve"][1:] + (results.get("workspaces") or []):
         if row["label"] == label:
             return results, row["scores"]
-    found = ", ".join(["seed", *(r["label"] for r in results["curve"][1:] + (results.get("workspaces") or []))])
+    found = ", ".join(["seed", *(r["label"] for r in results["curve"][1:] + (results.get("workspaces") or [])),
+                       *(["gate"] if (records / name / "gate.json").is_file() else [])])
     raise ValueError(f"{name}: no workspace {label!r} (it has: {found})")
+
+
+def _gate_candidate(name: str, results: dict, records: Path) -> dict:
+    """The scores of the candidate a record's gate measured (gate.json, kept where the gate rejected it
+    and no tag holds it): round r of the gate is the curve's round r, so they pair with the record's
+    seed, which is checked: the gate's baseline must be the seed's scores, attempt for attempt."""
+    path = records / name / "gate.json"
+    if not path.is_file():
+        raise ValueError(f"{name}: no gate.json, so no gate candidate")
+    rounds = json.loads(path.read_text())["round_scores"]  # [{task: [baseline, candidate]}] per round
+    seed = results["seed"]["scores"]
+    if any(set(r) != set(seed) for r in rounds) or any(
+            [r[t][0] for r in rounds] != seed[t][:len(rounds)] for t in seed):
+        raise ValueError(f"{name}: the gate's baseline is not the seed's scores: its rounds do not pair")
+    return {t: [r[t][1] for r in rounds] for t in seed}
 
 
 def versus(one: str, other: str, records: Path = RECORDS, seed: int = 0) -> dict:
