@@ -43,6 +43,13 @@ def scripted_engine_config(tmp_path: Path, scripts: dict, **extra) -> Path:
         "paths": {"workspace": str(repo / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
         "models": models, "limits": {"max_steps": 4}, **extra,
     }
+    # these runs script the single evolver's replies and no explore phase: the engine's own defaults
+    # (config/defaults.py, the learning setup) apply only where a test asks for them
+    if isinstance(config.get("evolver", {}), dict):
+        config["evolver"] = {"mode": "single", **config.get("evolver", {})}
+    if isinstance(config.get("explore", {}), dict):
+        config["explore"] = {"passes": 0, "reflect": False, "agree": False, **config.get("explore", {})}
+    config.setdefault("skill_in_prompt_tokens", 0)
     path = tmp_path / "cycle.yaml"
     path.write_text(yaml.safe_dump(config))
     return path

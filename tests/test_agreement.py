@@ -58,7 +58,7 @@ def test_confirm_model_is_refused_without_the_vote(tmp_path):
     base = {"paths": {"workspace": str(tmp_path), "suite": str(tmp_path), "runs_dir": str(tmp_path / "runs")}}
     EvolveConfig.model_validate({**base, "explore": {"passes": 1, "agree": True, "confirm_model": "local/x"}})
     with pytest.raises(ValueError, match="explore.confirm_model needs explore.agree"):
-        EvolveConfig.model_validate({**base, "explore": {"passes": 1, "confirm_model": "local/x"}})
+        EvolveConfig.model_validate({**base, "explore": {"passes": 1, "agree": False, "confirm_model": "local/x"}})
 
 
 def test_a_cut_or_failed_state_has_no_digest(tmp_path):

@@ -160,9 +160,32 @@ def add_quiet_arg(parser: argparse.ArgumentParser, help: str, old: str | None = 
 
 
 def load_config_from_args(args: argparse.Namespace):
+    """The config of --config and --set; with --resume DIR, the keys whose default depends on others
+    (config/defaults.py) that the config leaves out keep the values DIR/config.yaml stored."""
     from adaptive_skill.config import load_config
 
-    return load_config(args.config, args.overrides)
+    return load_config(args.config, args.overrides, stored=_stored_config(getattr(args, "resume", None)))
+
+
+def _stored_config(run_dir) -> dict | None:
+    """A run's stored config.yaml as a mapping, or None where there is none (RunDir.open says why)."""
+    from pathlib import Path
+
+    import yaml
+
+    from adaptive_skill.errors import UserError
+    from adaptive_skill.runs import RunDir
+
+    if not run_dir:
+        return None
+    path = RunDir(Path(run_dir)).config_path
+    if not path.is_file():
+        return None
+    try:
+        stored = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise UserError(f"{path}: unreadable ({str(exc).splitlines()[0]})") from None
+    return stored if isinstance(stored, dict) else None
 
 
 # Exit code of list/validate/run when the suite loaded only in part: some tasks were refused (each

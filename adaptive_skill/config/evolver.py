@@ -61,7 +61,8 @@ class TeamConfig(_Strict):
 
 
 class ExploreConfig(_Strict):
-    """The explore phase (off by default; docs/engine.md, "Exploring and distilling"): after the judge,
+    """The explore phase (docs/engine.md, "Exploring and distilling"; in a whole config on by default
+    under distill, config/defaults.py): after the judge,
     each task of the batch that did not pass is attempted again, up to `passes` times, with the agent
     sampling at `temperature`, until one attempt passes; its worked commands go to the evolver
     (observations/<task>/explored.json). The 1.5B's failures recur at a low temperature, so its
@@ -87,7 +88,7 @@ class ExploreConfig(_Strict):
 
 class EvolverConfig(_Strict):
     # docs/engine.md, "The evolver"; distill calls no model: it writes the passed attempts' worked commands
-    mode: Literal["single", "team", "structured", "distill"] = "single"
+    mode: Literal["single", "team", "structured", "distill"] = "distill"
     max_turns: int = Field(30, gt=0)
     # mode structured: independent questions (seeded sampling) asked in turn until a reply passes the
     # rules; for a small model whose replies the rules mostly refuse (docs/engine.md, "The evolver")

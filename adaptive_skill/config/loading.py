@@ -14,6 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from adaptive_skill.config.base import set_path
+from adaptive_skill.config.defaults import fill_defaults
 from adaptive_skill.config.run import EvolveConfig
 from adaptive_skill.errors import ConfigError
 
@@ -21,8 +22,11 @@ _ENV_PATTERN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 
 
-def load_config(path: str | Path | None, overrides: list[str] | tuple[str, ...] = ()) -> EvolveConfig:
-    """Load, expand, override and validate. Raises ConfigError with one line per problem."""
+def load_config(path: str | Path | None, overrides: list[str] | tuple[str, ...] = (),
+                stored: dict[str, Any] | None = None) -> EvolveConfig:
+    """Load, expand, override and validate. Raises ConfigError with one line per problem. `stored`: a
+    resumed run's config, whose values of the keys with dependent defaults (config/defaults.py) win
+    where the config leaves them out."""
     source = Path(path) if path is not None else None
     raw: dict[str, Any] = {}
     lines: dict[str, int] = {}
@@ -42,6 +46,7 @@ def load_config(path: str | Path | None, overrides: list[str] | tuple[str, ...] 
     secret_paths: set[str] = set()
     raw = _expand_env(raw, (), where, lines, secret_paths)
 
+    raw = fill_defaults(raw, stored)
     try:
         config = EvolveConfig.model_validate(raw)
     except ValidationError as exc:

@@ -11,6 +11,7 @@ from pydantic import Field, PrivateAttr, model_validator
 
 from adaptive_skill.config.base import REDACTED, _Strict, set_path
 from adaptive_skill.config.curve import CurveConfig
+from adaptive_skill.config.defaults import fill_defaults
 from adaptive_skill.config.evolver import EvolverConfig, ExploreConfig, SkillRulesConfig
 from adaptive_skill.config.judging import GatingConfig, JudgeConfig, ReviewConfig
 from adaptive_skill.config.models import ModelsConfig
@@ -37,6 +38,7 @@ class EvolveConfig(_Strict):
     memory_budget_tokens: int = Field(600, ge=0)  # memory entries in the agent's system prompt (docs/engine.md)
     # The best-matching skill's body placed in the agent's system prompt, within this many tokens
     # (0: none; the agent reads skills with read_skill). For models that rarely read skills (docs/engine.md).
+    # Left out: 300 under distill, else 0 (config/defaults.py).
     skill_in_prompt_tokens: int = Field(0, ge=0)
     protect_skills: bool = False
     solver_proposed: bool = False
@@ -72,6 +74,11 @@ class EvolveConfig(_Strict):
     # Key paths whose values came from secret-looking environment variables.
     _secret_paths: set[str] = PrivateAttr(default_factory=set)
     _source: Path | None = PrivateAttr(default=None)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _setup_defaults(cls, data: Any) -> Any:
+        return fill_defaults(data)  # the keys whose default depends on others (config/defaults.py)
 
     @model_validator(mode="after")
     def _consistent(self) -> EvolveConfig:
