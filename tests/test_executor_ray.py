@@ -250,7 +250,9 @@ def test_engine_cycle_on_ray(tmp_path, config, test_session_labels):
                 "paths": {"workspace": str(REPO / "workspace"), "suite": str(tmp_path / "suite"),
                           "runs_dir": str(tmp_path / "runs")},
                 "models": models, "limits": {"max_steps": 4}, "gating": {"max_rounds": 2},
-                "executor": config().executor.model_dump()}
+                "executor": config().executor.model_dump(),
+                # the scripted single evolver, no explore phase (not the learning setup's defaults)
+                "evolver": {"mode": "single"}, "explore": {"passes": 0}, "skill_in_prompt_tokens": 0}
     (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(settings))
     engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id="on-ray")
     assert engine.run() == "max_cycles"

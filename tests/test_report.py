@@ -87,7 +87,9 @@ def run_dir(tmp_path_factory, docker_client, base_image):
         models[role] = {"model": f"scripted/{path}"}
     config = {"max_skills": 3, "batch_size": 2, "holdout_ratio": 0.34, "max_cycles": 3, "workers": 2, "seed": 1,
               "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(root / "runs")},
-              "models": models, "limits": {"max_steps": 8}}
+              "models": models, "limits": {"max_steps": 8},
+              # the scripted single evolver, no explore phase (not the learning setup's defaults)
+              "evolver": {"mode": "single"}, "explore": {"passes": 0}, "skill_in_prompt_tokens": 0}
     (root / "cycle.yaml").write_text(yaml.safe_dump(config))
     engine = AdaptiveSkillEngine.start(load_config(root / "cycle.yaml"), run_id="overnight",
                                        display=Display(mode="quiet"))

@@ -67,7 +67,9 @@ def stopped_run(tmp_path_factory, docker_client, base_image):
     config = {"max_skills": 3, "batch_size": 2, "holdout_ratio": 0.34, "max_cycles": 2, "workers": 2, "seed": 1,
               "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(root / "runs")},
               "models": models, "limits": {"max_steps": 8}, "spiral": {"ladder": ["escalate"]},
-              "review": {"human_verdicts": True, "wait_for_review": True}}
+              "review": {"human_verdicts": True, "wait_for_review": True},
+              # the scripted single evolver, no explore phase (not the learning setup's defaults)
+              "evolver": {"mode": "single"}, "explore": {"passes": 0}, "skill_in_prompt_tokens": 0}
     (root / "cycle.yaml").write_text(yaml.safe_dump(config))
     engine = AdaptiveSkillEngine.start(load_config(root / "cycle.yaml"), run_id="reviewed",
                                        display=Display(mode="quiet"))
