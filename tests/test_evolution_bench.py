@@ -407,8 +407,9 @@ def test_a_kept_records_tag_is_rebuilt_to_the_byte_and_a_tampered_one_refused(tm
     or asks for a tag no cycle made, is one line, exit 2, and leaves no directory behind."""
     import shutil
 
-    from tag_workspace import RebuildError, main, rebuild
+    from tag_workspace import main, rebuild
 
+    from adaptive_skill.errors import UserError
     from adaptive_skill.evolve.rules import workspace_hash
 
     records = BENCH / "results"
@@ -438,7 +439,7 @@ def test_a_kept_records_tag_is_rebuilt_to_the_byte_and_a_tampered_one_refused(tm
     seed = tmp_path / "seed"
     shutil.copytree(REPO / "workspace", seed)
     (seed / "memory" / "elsewhere").symlink_to("/etc")
-    with pytest.raises(RebuildError, match="symbolic link"):
+    with pytest.raises(UserError, match="symlinks are not allowed"):
         rebuild(records / "curve-26", "evo-1", tmp_path / "d", seed=seed)
     assert not (tmp_path / "d").exists()
 
@@ -512,6 +513,8 @@ def test_a_distill_record_run_again_gives_the_gates_candidate_and_a_changed_one_
 
     from distill_workspace import main, rebuild
 
+    from adaptive_skill.errors import UserError
+
     records, config = BENCH / "results", REPO / "configs" / "curve-split2-labelfree.yaml"
     for name, sets, want in (("curve-25", [], "7e8f4ac770c446af"), ("curve-27", ["seed=3"], "87f7056a97bcc11f"),
                               ("curve-29", [], "8333034333cdb69a")):  # the candidate docs/results.md measures
@@ -533,3 +536,10 @@ def test_a_distill_record_run_again_gives_the_gates_candidate_and_a_changed_one_
                  "--out", str(tmp_path / "c")]) == 2
     assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
     shutil.rmtree(copy)
+    # a seed workspace holding a link is refused by the engine's own copy, not followed out of it
+    seed = tmp_path / "seed"
+    shutil.copytree(REPO / "workspace", seed)
+    (seed / "skills" / "elsewhere").symlink_to("/etc")
+    with pytest.raises(UserError, match="symlinks are not allowed"):
+        rebuild(records / "curve-29", config, tmp_path / "d", seed=seed)
+    assert not (tmp_path / "d").exists()

@@ -59,6 +59,7 @@ def rebuild(record_dir: Path, config_path: Path, out: Path, overrides: list[str]
     from adaptive_skill.observe.agreement import AGREED
     from adaptive_skill.observe.observations import WORKED
     from adaptive_skill.tasks import load_suite
+    from adaptive_skill.workspace import copy_workspace
 
     where = record_dir / "distill.json"
     try:
@@ -76,8 +77,6 @@ def rebuild(record_dir: Path, config_path: Path, out: Path, overrides: list[str]
         raise RebuildError(f"{where}: task {missing[0]} is not in the suite {config.paths.suite}")
     if out.exists():
         raise RebuildError(f"{out}: exists; choose a new directory")
-    if not seed.is_dir() or seed.is_symlink() or any(p.is_symlink() for p in seed.rglob("*")):
-        raise RebuildError(f"{seed}: no seed workspace of plain files there")
     with tempfile.TemporaryDirectory(prefix="distill-workspace-") as scratch:
         observations, work = Path(scratch) / "observations", Path(scratch) / "ws"
         for item in passed:
@@ -88,7 +87,7 @@ def rebuild(record_dir: Path, config_path: Path, out: Path, overrides: list[str]
             # The vote's outcome, as explore.agree leaves it: the attempt counted (0: the batch's own).
             (folder / AGREED).write_text(json.dumps({"passed": True, "commands": item["commands"],
                                                      "attempt": 1 if item["explored"] else 0}))
-        shutil.copytree(seed, work, symlinks=False)
+        copy_workspace(seed, work)  # the engine's copy: a link in the seed is refused, never followed
         DistillEvolver(config).evolve(work, observations, Path(scratch) / "evolve", task_id=record.get("task_id", ""))
         again = json.loads((Path(scratch) / "evolve" / RECORD).read_text())
         for key in ("passed", "written"):

@@ -36,7 +36,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
+from adaptive_skill.errors import UserError  # noqa: E402
 from adaptive_skill.evolve.rules import workspace_hash  # noqa: E402
+from adaptive_skill.workspace import copy_workspace  # noqa: E402
 
 SEED = ROOT / "workspace"
 
@@ -76,14 +78,9 @@ def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
                            "the rebuilt workspace against")
     if out.exists():
         raise RebuildError(f"{out}: exists; choose a new directory")
-    if not seed.is_dir() or seed.is_symlink():
-        raise RebuildError(f"{seed}: no seed workspace there")
-    linked = next((p for p in seed.rglob("*") if p.is_symlink()), None)
-    if linked is not None:  # the engine refuses a linked seed too (workspace.py): nothing outside is read
-        raise RebuildError(f"{linked}: a symbolic link in the seed workspace; a workspace holds plain files")
     with tempfile.TemporaryDirectory(prefix="tag-workspace-") as scratch:
         work = Path(scratch) / "ws"
-        shutil.copytree(seed, work, symlinks=False)
+        copy_workspace(seed, work)  # the engine's copy: a link in the seed is refused, never followed
         if not workspace_hash(work).startswith(want_seed):
             raise RebuildError(f"{seed}: differs from the record's seed workspace (hash {workspace_hash(work)[:16]}, "
                                f"record {want_seed}): rebuild from a checkout of the record's code")
@@ -145,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         got = rebuild(args.record, args.tag, args.out)
-    except (RebuildError, OSError) as exc:
+    except (RebuildError, UserError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{args.out}: {args.tag} of {args.record.name}, workspace hash {got[:16]} (the record's)")
