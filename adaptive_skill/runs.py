@@ -91,6 +91,21 @@ class RunDir:
         repair_jsonl_tail(run.events_path)  # a line torn by a kill must not sit before the next event
         return run
 
+    def stored_config(self) -> dict[str, Any] | None:
+        """config.yaml, the config the run was started with, as a mapping (secrets redacted); None
+        where there is none. UserError naming the file where it cannot be read."""
+        import yaml
+
+        if not self.config_path.is_file():
+            return None
+        try:
+            stored = yaml.safe_load(self.config_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise UserError(f"{self.config_path}: unreadable ({str(exc).splitlines()[0]})") from None
+        if not isinstance(stored, dict):
+            raise UserError(f"{self.config_path}: not a mapping of settings")
+        return stored
+
     # -- events and checkpoints --------------------------------------------------------------
 
     def event(self, kind: str, **data: Any) -> dict[str, Any]:

@@ -101,8 +101,9 @@ def test_a_stored_config_that_is_broken_or_not_a_mapping(tmp_path, text):
     if text.startswith("evolver"):
         with pytest.raises(UserError, match=r"config\.yaml: unreadable"):
             load_config_from_args(_args(config, run))
-    else:  # not a mapping: the table's defaults, and RunDir.open says what is wrong with the run
-        assert _setup(load_config_from_args(_args(config, run)))[0] == "distill"
+    else:  # a run whose config is not a mapping is not resumed on guesses
+        with pytest.raises(UserError, match=r"config\.yaml: not a mapping of settings"):
+            load_config_from_args(_args(config, run))
 
 
 def test_a_stored_config_cannot_smuggle_other_keys(tmp_path):

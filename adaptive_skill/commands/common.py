@@ -171,21 +171,9 @@ def _stored_config(run_dir) -> dict | None:
     """A run's stored config.yaml as a mapping, or None where there is none (RunDir.open says why)."""
     from pathlib import Path
 
-    import yaml
-
-    from adaptive_skill.errors import UserError
     from adaptive_skill.runs import RunDir
 
-    if not run_dir:
-        return None
-    path = RunDir(Path(run_dir)).config_path
-    if not path.is_file():
-        return None
-    try:
-        stored = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise UserError(f"{path}: unreadable ({str(exc).splitlines()[0]})") from None
-    return stored if isinstance(stored, dict) else None
+    return RunDir(Path(run_dir)).stored_config() if run_dir else None
 
 
 # Exit code of list/validate/run when the suite loaded only in part: some tasks were refused (each

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.config.resume import changed_keys
 from adaptive_skill.errors import UserError
 from adaptive_skill.files import read_json, write_json_atomic
 
@@ -51,18 +52,6 @@ def identity(config: EvolveConfig) -> dict:
     for part in ("evolve", "expert", "workspaces", "expert_written_from"):
         data["curve"].pop(part, None)
     return {"config": data}
-
-
-def changed_keys(old: dict, new: dict, prefix: str = "") -> list[str]:
-    """Dotted keys whose values differ between two settings mappings (nested ones followed)."""
-    found = []
-    for key in sorted(set(old) | set(new), key=str):
-        a, b = old.get(key), new.get(key)
-        if isinstance(a, dict) and isinstance(b, dict):
-            found += changed_keys(a, b, f"{prefix}{key}.")
-        elif a != b:
-            found.append(f"{prefix}{key}")
-    return found
 
 
 def check_models(config: EvolveConfig) -> None:

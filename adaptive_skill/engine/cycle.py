@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.config.resume import MAY_CHANGE, resume_conflicts
 from adaptive_skill.engine.evolve import evolve
 from adaptive_skill.engine.explore import explore
 from adaptive_skill.engine.gate import commit, gate
@@ -28,7 +29,7 @@ from adaptive_skill.engine.stopping import (
     signals,
     stop_reason,
 )
-from adaptive_skill.errors import UserError
+from adaptive_skill.errors import ConfigError, UserError
 from adaptive_skill.evolve.loadable import load_problems
 from adaptive_skill.evolve.rules import skill_names, workspace_hash
 from adaptive_skill.files import read_json, write_json_atomic
@@ -102,6 +103,13 @@ class AdaptiveSkillEngine:
     @classmethod
     def resume(cls, config: EvolveConfig, run_dir: Path, **kwargs) -> AdaptiveSkillEngine:
         run = RunDir.open(run_dir)
+        stored = run.stored_config()
+        changed = resume_conflicts(stored, config) if stored is not None else []
+        if changed:  # a resumed run keeps what it measures with: one record, one setup (config/resume.py)
+            more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+            raise ConfigError(f"{run.config_path}: --resume with a config that differs from the run's in "
+                              f"{', '.join(changed[:5])}{more}; only {', '.join(MAY_CHANGE)} may change on "
+                              "resume: give the run's values, or start a new run")
         stop_file = run.root / "STOP"
         if stop_file.exists():
             stop_file.unlink()
