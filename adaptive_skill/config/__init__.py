@@ -14,6 +14,8 @@ every `api_key` are redacted whenever a config is written out.
     spiral.py     the loop monitor
     curve.py      the `curve:` section of adaptive-skill curve
     loading.py    YAML, --set overrides, ${VAR} expansion, validation errors with their lines
+    defaults.py   the defaults that follow other keys (the learning setup where it can work)
+    resume.py     what a resumed run may change, and the check that nothing else did
     base.py       the strict base model, key paths, the redaction mark
 """
 
