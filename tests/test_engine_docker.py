@@ -327,6 +327,8 @@ def test_run_budget_stops_and_resume_with_more_budget(setup, tmp_path):
         assert "budget" not in json.loads(path.read_text())["detail"]
     more = AdaptiveSkillEngine.resume(load_config(setup, [overrides[0], "limits.max_cost_per_run=10"]), run)
     assert more.run() == "max_cycles" and tags_of(run) == ["evo-0", "evo-1"]
+    resumed = [e for e in more.run_dir.events() if e["event"] == "run_resume"]
+    assert [e["changed"] for e in resumed] == [["limits.max_cost_per_run"]]  # the run says what changed
 
 
 def test_solver_proposed_drafts_reach_the_evolver_and_never_the_library(setup, tmp_path):

@@ -1,7 +1,8 @@
 """`evolve --resume` keeps what the run measures with: a config that differs from the run's stored
 config.yaml in its split, models, judge, gate or evolver is refused in one line naming the keys,
 before anything of the run is touched; how far and how fast it goes on (max_cycles, the run's
-budgets, workers, the executor) may change (config/resume.py)."""
+budgets, workers, the executor, a model's retries) may change, and the change is recorded
+(config/resume.py)."""
 
 import json
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 import yaml
 
 from adaptive_skill.config import EvolveConfig, load_config
-from adaptive_skill.config.resume import resume_conflicts
+from adaptive_skill.config.resume import resume_changes
 from adaptive_skill.errors import ConfigError
 from adaptive_skill.runs import RunDir
 
@@ -25,11 +26,15 @@ def _stored(config: EvolveConfig) -> dict:
 
 def test_the_same_config_or_a_longer_run_is_no_conflict():
     started = EvolveConfig(seed=2, batch_size=8)
-    assert resume_conflicts(_stored(started), started) == []
+    assert resume_changes(_stored(started), started) == ([], [])
     longer = EvolveConfig(seed=2, batch_size=8, max_cycles=40, workers=1,
                           limits={"max_cost_per_run": 80, "max_wall_time_sec": 3600},
-                          executor={"kind": "ray"}, review={"human_verdicts": True})
-    assert resume_conflicts(_stored(started), longer) == []
+                          executor={"kind": "ray"}, review={"human_verdicts": False},
+                          models={"judge": {"max_retries": 9, "timeout_sec": 600}},
+                          paths={"workspace": "/elsewhere/workspace"})  # read only when a run starts
+    assert resume_changes(_stored(started), longer) == ([], [
+        "executor.kind", "limits.max_cost_per_run", "limits.max_wall_time_sec", "max_cycles",
+        "models.judge.max_retries", "models.judge.timeout_sec", "paths.workspace", "workers"])
 
 
 def test_what_the_run_measures_with_may_not_change():
@@ -37,21 +42,25 @@ def test_what_the_run_measures_with_may_not_change():
     other = EvolveConfig(seed=3, models={"agent": {"model": "local/qwen2.5-coder-0.5b"}},
                          limits={"max_steps": 12}, gating={"max_rounds": 9}, trajectory_only=False)
     # with labels, agreement is off by the defaults table (config/defaults.py): that changes too
-    assert resume_conflicts(_stored(started), other) == [
+    assert resume_changes(_stored(started), other)[0] == [
         "explore.agree", "gating.max_rounds", "limits.max_steps", "models.agent.model", "seed", "trajectory_only"]
+    # people's verdicts in place of the judge's from the next batch on: another setup, refused
+    verdicts = EvolveConfig(seed=2, review={"human_verdicts": True})
+    assert resume_changes(_stored(started), verdicts)[0] == ["review.human_verdicts"]
 
 
-def test_a_redacted_key_compares_equal_and_an_older_runs_config_compares_on_its_defaults():
+def test_a_secret_is_not_compared_and_an_older_runs_config_compares_on_its_defaults():
     started = EvolveConfig(models={"agent": {"model": "anthropic/claude", "api_key": "sk-one"}})
-    again = EvolveConfig(models={"agent": {"model": "anthropic/claude", "api_key": "sk-two"}})
     assert _stored(started)["models"]["agent"]["api_key"] == "<redacted>"
-    assert resume_conflicts(_stored(started), again) == []  # the key is not stored: nothing to compare
+    for again in ("sk-two", None):  # another key, or the key left to the provider's environment
+        config = EvolveConfig(models={"agent": {"model": "anthropic/claude", "api_key": again}})
+        assert resume_changes(_stored(started), config) == ([], [])
     older = _stored(EvolveConfig())
     del older["split_by_family"]  # a run of a version before the key existed
-    assert resume_conflicts(older, EvolveConfig()) == []
-    assert resume_conflicts(older, EvolveConfig(split_by_family=True)) == ["split_by_family"]
+    assert resume_changes(older, EvolveConfig()) == ([], [])
+    assert resume_changes(older, EvolveConfig(split_by_family=True))[0] == ["split_by_family"]
     older["a_key_since_removed"] = 1  # this version cannot validate it: compared on the keys both have
-    assert resume_conflicts(older, EvolveConfig(seed=5)) == ["seed"]
+    assert resume_changes(older, EvolveConfig(seed=5))[0] == ["seed"]
 
 
 def _stopped_run(tmp_path: Path, config: EvolveConfig) -> Path:
@@ -69,11 +78,13 @@ def test_the_engine_refuses_before_it_touches_the_run(tmp_path):
     config_file = tmp_path / "c.yaml"
     config_file.write_text("seed: 2\nbatch_size: 4\n")
     run = _stopped_run(tmp_path, load_config(config_file))
+    with (run / "events.jsonl").open("a") as events:
+        events.write('{"v": 1, "event": "torn')  # a kill mid-write: RunDir.open would repair it
     before = {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()}
     with pytest.raises(ConfigError, match=r"config\.yaml: --resume with a config that differs from the run's in "
                                           r"batch_size, seed; only max_cycles, .* may change"):
         AdaptiveSkillEngine.resume(load_config(config_file, ["seed=3", "batch_size=5"]), run)
-    assert {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()} == before  # STOP kept, no event
+    assert {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()} == before  # STOP kept, nothing repaired
 
 
 def test_the_cli_says_it_in_one_line_with_exit_2(tmp_path):

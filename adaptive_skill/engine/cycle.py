@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.config.resume import MAY_CHANGE, resume_conflicts
+from adaptive_skill.config.resume import MAY_CHANGE, resume_changes
 from adaptive_skill.engine.evolve import evolve
 from adaptive_skill.engine.explore import explore
 from adaptive_skill.engine.gate import commit, gate
@@ -102,20 +102,23 @@ class AdaptiveSkillEngine:
 
     @classmethod
     def resume(cls, config: EvolveConfig, run_dir: Path, **kwargs) -> AdaptiveSkillEngine:
-        run = RunDir.open(run_dir)
-        stored = run.stored_config()
-        changed = resume_conflicts(stored, config) if stored is not None else []
-        if changed:  # a resumed run keeps what it measures with: one record, one setup (config/resume.py)
-            more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
-            raise ConfigError(f"{run.config_path}: --resume with a config that differs from the run's in "
-                              f"{', '.join(changed[:5])}{more}; only {', '.join(MAY_CHANGE)} may change on "
+        # A resumed run keeps what it measures with: one record, one setup (config/resume.py). Checked
+        # before RunDir.open, which repairs the events file: a refused resume leaves the run as it was.
+        stored_at = RunDir(Path(run_dir))
+        stored = stored_at.stored_config()
+        refused, allowed = resume_changes(stored, config) if stored is not None else ([], [])
+        if refused:
+            more = f" and {len(refused) - 5} more" if len(refused) > 5 else ""
+            raise ConfigError(f"{stored_at.config_path}: --resume with a config that differs from the run's in "
+                              f"{', '.join(refused[:5])}{more}; only {', '.join(MAY_CHANGE)} may change on "
                               "resume: give the run's values, or start a new run")
+        run = RunDir.open(run_dir)
         stop_file = run.root / "STOP"
         if stop_file.exists():
             stop_file.unlink()
         engine = cls(config, run, **kwargs)
         engine.state.status = "running"  # the stop conditions are checked afresh with this config
-        run.event("run_resume", cycle=engine.state.cycle, done=engine.state.done)
+        run.event("run_resume", cycle=engine.state.cycle, done=engine.state.done, changed=allowed)
         return engine
 
     # -- the run -----------------------------------------------------------------------------
