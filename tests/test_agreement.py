@@ -228,3 +228,46 @@ def test_cross_model_probe_counts_a_task_only_where_the_other_model_left_the_sam
     rows_file = tmp_path / "rows.jsonl"
     rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert cross_model_probe.main(["--rows", str(rows_file), "--out", str(tmp_path), "--run", str(tmp_path)]) == 2
+
+
+def test_near_noops_do_not_agree(tmp_path):
+    """Issue 66: not only an exact no-op. Two attempts that each left a scratch file and never wrote
+    what the task names (or, where it names nothing, only added empty files) agree on nothing."""
+    import io
+    import tarfile
+
+    from adaptive_skill.observe.agreement import near_noop, trivial_change
+    from adaptive_skill.sandbox.state import CapturedState, StateRoot, state_digest
+
+    named = ["/app/logs/access.log", "/app/line_count.txt"]
+    assert near_noop([("/app/notes.tmp", "added")], named)  # a scratch file beside the asked one
+    assert not near_noop([("/app/line_count.txt", "added")], named)  # the asked file, right or wrong
+    assert not near_noop([("/app/repo/.git/refs/heads/x", "changed")], ["/app/repo"])  # inside a named dir
+    assert near_noop([], named) and near_noop([("/app/out", "added-empty")], [])
+    assert not near_noop([("/app/out", "added")], []) and not near_noop([("/app/x", "removed")], [])
+    assert not near_noop(None, named)  # unknown: the digest's own rules decide
+
+    def state(name: str, members: dict[str, bytes]):
+        folder = tmp_path / name
+        folder.mkdir()
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            for member, data in members.items():
+                info = tarfile.TarInfo(member)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+        (folder / "0.tar").write_bytes(buffer.getvalue())
+        manifest = CapturedState(roots=[StateRoot("/app", "0.tar")])
+        manifest.digest = state_digest(folder, manifest)
+        (folder / MANIFEST).write_text(json.dumps(manifest.to_dict()))
+        return folder
+
+    seed = {"app/logs/access.log": b"a\nb\n"}
+    untouched = state("untouched", seed)
+    text = "Count the lines in `/app/logs/access.log` and write only that number to `/app/line_count.txt`."
+    scratch = state("scratch", {**seed, "app/tmp.txt": b"2\n"})
+    answered = state("answered", {**seed, "app/line_count.txt": b"2\n"})
+    assert trivial_change(scratch, untouched, text) and not trivial_change(answered, untouched, text)
+    votes = [Vote(0, 9.0, state_digest_of(scratch), trivial=True), Vote(1, 9.0, state_digest_of(scratch), trivial=True)]
+    assert agreed(votes, 7) is None
+    assert outcome(votes, 7)["votes"][0]["trivial"] is True

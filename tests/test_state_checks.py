@@ -118,3 +118,67 @@ def test_probe_support_and_threshold_choice():
     assert probe.best_at_precision([5, 5], [False, False]) is None
     low, high = probe.wilson(9, 10)
     assert 0.59 < low < 0.6 and 0.98 < high < 0.99
+
+
+def _git_state(tmp_path: Path, name: str, date: str, message: str = "Add notes", tag: str | None = None) -> str | None:
+    """The digest of /app after a real git repository got one seed commit (fixed time, as an image's
+    setup makes it) and then an attempt's commit made at `date`."""
+    import os
+    import subprocess
+
+    app = tmp_path / name / "app"
+    repo = app / "repo"
+    repo.mkdir(parents=True)
+
+    def git(*args, when):
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "GIT_CONFIG_GLOBAL": os.devnull}
+        subprocess.run(["git", "-c", "user.name=Dev", "-c", "user.email=dev@example.com", "-c", "init.defaultBranch=main",
+                        *args], cwd=repo, env=env, check=True, capture_output=True)
+
+    git("init", "-q", when="2024-01-01T00:00:00")
+    (repo / "README.md").write_text("seed\n")
+    git("add", "README.md", when="2024-01-01T00:00:00")
+    git("commit", "-q", "-m", "Seed", when="2024-01-01T00:00:00")
+    (repo / "notes.txt").write_text("the work\n")
+    git("add", "notes.txt", when=date)
+    git("commit", "-q", "-m", message, when=date)
+    if tag:
+        git("tag", "-a", tag, "-m", "Release " + tag, when=date)
+    folder = tmp_path / name / "state"
+    folder.mkdir()
+    with tarfile.open(folder / "0.tar", "w") as tar:
+        tar.add(app, arcname="app")
+    return state_digest(folder, CapturedState(roots=[StateRoot("/app", "0.tar")]))
+
+
+def test_two_attempts_that_make_the_same_commit_agree_whenever_they_made_it(tmp_path):
+    # Issue 66: the commit's hash holds its time, so refs/heads/main differed and every git task that
+    # needs a commit was lost to the vote. With real git: same tree and message at two times agree.
+    first = _git_state(tmp_path, "a", "2026-12-06T10:00:00")
+    assert first is not None
+    assert first == _git_state(tmp_path, "b", "2026-12-06T10:07:31")
+    assert first != _git_state(tmp_path, "c", "2026-12-06T10:00:00", message="Add the notes")
+    tagged = _git_state(tmp_path, "d", "2026-12-06T10:00:00", tag="v1.0")
+    assert tagged not in (first, None)
+    assert tagged == _git_state(tmp_path, "e", "2026-12-06T11:30:00", tag="v1.0")
+    assert tagged != _git_state(tmp_path, "f", "2026-12-06T11:30:00", tag="v1.1")
+
+
+def test_the_git_identity_is_bounded_against_crafted_objects(tmp_path):
+    # The agent writes .git as it likes: objects that name each other as parents, a zlib bomb and a
+    # ref to an unknown oid must neither loop, nor read without bound, nor crash the digest.
+    import zlib
+
+    a, b = "a" * 40, "b" * 40
+    def obj(body: bytes, kind: bytes = b"commit") -> bytes:
+        return zlib.compress(kind + b" %d\0" % len(body) + body)
+    members = {f"app/.git/objects/{a[:2]}/{a[2:]}": obj(f"tree {'c' * 40}\nparent {b}\n\nx".encode()),
+               f"app/.git/objects/{b[:2]}/{b[2:]}": obj(f"tree {'c' * 40}\nparent {a}\n\ny".encode()),
+               f"app/.git/objects/dd/{'d' * 38}": zlib.compress(b"commit 1\0" + b"\0" * (64 << 20), 9),
+               "app/.git/refs/heads/main": f"{a}\n".encode(), "app/.git/refs/tags/t": f"{'e' * 40}\n".encode(),
+               "app/.git/HEAD": b"ref: refs/heads/main\n"}
+    folder = tmp_path / "crafted"
+    folder.mkdir()
+    (folder / "0.tar").write_bytes(_tar(members))
+    digest = state_digest(folder, CapturedState(roots=[StateRoot("/app", "0.tar")]))
+    assert digest is not None and len(digest) == 64

@@ -30,7 +30,7 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
     attempt must leave the counted attempt's files too (confirm)."""
     from adaptive_skill.agent.reflect import reflection
     from adaptive_skill.observe import JudgeItem
-    from adaptive_skill.observe.agreement import AGREED, Vote, agreed, outcome, state_digest_of
+    from adaptive_skill.observe.agreement import AGREED, Vote, agreed, outcome, state_digest_of, trivial_change
     from adaptive_skill.observe.observations import EXPLORED, passed
     from adaptive_skill.sandbox.programs import Programs
 
@@ -46,10 +46,12 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
         for item in observed.items:
             if item.worked is not None:  # it has a trajectory
                 state = engine.run_dir.cycle_dir(n) / "solve" / "state" / item.task
-                votes[item.task] = [Vote(0, item.score, state_digest_of(state), list(item.worked))]
-                initial = capture_initial_state(engine.provider, find_task(engine, item.task),
-                                                engine.run_dir.cycle_dir(n) / "explore" / "untouched" / item.task)
+                task = find_task(engine, item.task)
+                initial_dir = engine.run_dir.cycle_dir(n) / "explore" / "untouched" / item.task
+                initial = capture_initial_state(engine.provider, task, initial_dir)
                 untouched[item.task] = None if initial.error else initial.digest
+                votes[item.task] = [Vote(0, item.score, state_digest_of(state), list(item.worked),
+                                         trivial=trivial_change(state, initial_dir, task.instruction))]
         todo = list(votes)
     else:
         todo = [item.task for item in observed.items
@@ -101,8 +103,11 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
             score = float(verdict.score) if verdict is not None and verdict.status == "ok" else None
             passed_before[result.task_id] = passed(score, label, c.judge.pass_threshold)
             if agree:
-                vote = Vote(index + 1, score, state_digest_of(folder / "state" / result.task_id),
-                            worked_commands(trajectory) if trajectory is not None else [])
+                state = folder / "state" / result.task_id
+                initial_dir = engine.run_dir.cycle_dir(n) / "explore" / "untouched" / result.task_id
+                vote = Vote(index + 1, score, state_digest_of(state),
+                            worked_commands(trajectory) if trajectory is not None else [],
+                            trivial=trivial_change(state, initial_dir, find_task(engine, result.task_id).instruction))
                 votes[result.task_id].append(vote)
                 ok = agreed(votes[result.task_id], c.judge.pass_threshold, untouched.get(result.task_id)) is not None
             else:

@@ -27,13 +27,15 @@ class Vote:
     score: float | None  # the judge's, 0-10
     digest: str | None  # of the files it left (None: not captured, or cut at the size cap)
     commands: list[str] = field(default_factory=list)  # its worked commands
+    trivial: bool = False  # its files differ from the untouched ones only trivially (near_noop)
 
 
 def agreed(votes: list[Vote], pass_threshold: float, untouched: str | None = None) -> Vote | None:
     """The first attempt the judge passed whose final files another attempt also left; None if none.
     `untouched`: the digest of the task's files before any attempt, which agrees with nothing."""
     for vote in votes:
-        if vote.score is None or vote.score < pass_threshold or not vote.digest or vote.digest == untouched:
+        if (vote.score is None or vote.score < pass_threshold or not vote.digest or vote.digest == untouched
+                or vote.trivial):
             continue
         if any(other is not vote and other.digest == vote.digest for other in votes):
             return vote
@@ -50,7 +52,8 @@ def outcome(votes: list[Vote], pass_threshold: float, untouched: str | None = No
         hit = None
     return {"passed": hit is not None, "attempt": hit.attempt if hit else None,
             "commands": list(hit.commands) if hit else [], "untouched": untouched,
-            "votes": [{"attempt": v.attempt, "score": v.score, "digest": v.digest} for v in votes],
+            "votes": [{"attempt": v.attempt, "score": v.score, "digest": v.digest,
+                       **({"trivial": True} if v.trivial else {})} for v in votes],
             **({"confirmed": confirmed} if confirmed is not None else {})}
 
 
@@ -63,3 +66,27 @@ def state_digest_of(state_dir: Path) -> str | None:
     if state is None or state.error or not all(root.complete for root in state.roots):
         return None
     return state.digest
+
+
+def near_noop(changes: list[tuple[str, str]] | None, named: list[str]) -> bool:
+    """Whether an attempt's changes (sandbox/state.changed_paths) are too slight to count: none, none
+    that touches a path the instruction names (the path itself or inside it), or, where it names
+    none, nothing but new empty files and directories. Unknown changes (None) are not judged here:
+    the digest's own rules apply."""
+    if changes is None:
+        return False
+    if named:
+        return not any(path == n or path.startswith(n.rstrip("/") + "/") for path, _ in changes for n in named)
+    return all(kind == "added-empty" for _, kind in changes)
+
+
+def trivial_change(state_dir: Path, untouched_dir: Path, instruction: str) -> bool:
+    """near_noop for an attempt's kept state against the task's untouched state (engine/explore.py)."""
+    from adaptive_skill.sandbox.state import allowed_path, changed_paths, load_state, named_paths
+
+    after = load_state(state_dir) if state_dir.is_dir() else None
+    before = load_state(untouched_dir) if untouched_dir.is_dir() else None
+    if after is None or before is None or after.error or before.error:
+        return False
+    named = [p for p in named_paths(instruction) if allowed_path(p)]
+    return near_noop(changed_paths(state_dir, after, untouched_dir, before), named)

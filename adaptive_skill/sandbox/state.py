@@ -19,6 +19,7 @@ import hashlib
 import posixpath
 import re
 import tarfile
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -39,8 +40,17 @@ _PATH = re.compile(r"(?<![\w.~$/-])(/[A-Za-z0-9_.+@-]+(?:/[A-Za-z0-9_.+@-]+)*)/?
 _PLAIN = re.compile(r"^/[A-Za-z0-9_.+@/-]{0,255}$")
 # Of a git directory, what changes with every commit's clock or the index's stat data, not with what
 # was done: left out of the state's digest, so that two attempts that made the same commit agree.
+# Its refs name commits by hash, and a commit's hash holds its time: a ref's oids are read through
+# the loose commit and tag objects beside them (_GitIdentity), which are themselves left out.
 _GIT_NOISE = re.compile(r"(^|/)\.git/(objects|logs|index$|ORIG_HEAD$|COMMIT_EDITMSG$|FETCH_HEAD$)")
+_GIT_REF = re.compile(r"(^|/)\.git/(HEAD|packed-refs|refs/.+)$")
+_LOOSE = re.compile(r"(?:^|/)\.git/objects/([0-9a-f]{2})/([0-9a-f]{38})$")
+_OID = re.compile(r"\b[0-9a-fA-F]{40}\b")
+_WHEN = re.compile(r"\s+\d+\s+[+-]\d{4}\s*$")  # a signature's time and zone
+_REF_MAX = 1 << 16
+_OBJECT_MAX = 1 << 20
 _CHUNK = 1 << 16
+_EMPTY = hashlib.sha256(b"").hexdigest()
 
 
 @dataclass
@@ -151,40 +161,156 @@ def load_state(dest: Path) -> CapturedState | None:
         return None
 
 
-def state_digest(dest: Path, state: CapturedState) -> str | None:
-    """A hash of what the roots hold: each member's path, kind, mode, owner and content (a link's
-    target), without times or git's clock-bound files. Read as a stream of tar headers and bytes; nothing is
+def state_entries(dest: Path, state: CapturedState) -> dict[str, str] | None:
+    """What the roots hold, one line per member (its path, then its kind, mode, owner and content
+    hash, or a link's target), without times or git's clock-bound files; a git ref names its commit
+    by `git_identity`, not by its hash. Read as a stream of tar headers and bytes; nothing is
     extracted. None when a tar cannot be read (or was cut)."""
-    digest = hashlib.sha256()
+    entries: dict[str, str] = {}
+    refs: dict[str, tuple[str, bytes]] = {}  # a ref file's entry name -> (its mode, its bytes)
+    objects: dict[str, tuple[str, bytes]] = {}  # a loose commit or tag object: oid -> (type, body)
     try:
         for root in state.roots:
             if not root.complete:
                 return None
-            digest.update(f"root {root.path}\n".encode())
-            entries = []
             with tarfile.open(dest / root.tar, mode="r|") as tar:
                 for member in tar:
+                    name = f"{root.path}\0{member.name}"
+                    loose = _LOOSE.search(member.name) if member.isfile() else None
+                    if loose is not None:
+                        found = _git_object(tar, member)
+                        if found is not None:
+                            objects[loose.group(1) + loose.group(2)] = found
+                        continue
                     if _GIT_NOISE.search(member.name):
                         continue
                     mode = f"{member.mode & 0o7777:o} {member.uid}:{member.gid}"  # chmod and chown tasks
+                    if member.isfile() and _GIT_REF.search(member.name) and member.size <= _REF_MAX:
+                        handle = tar.extractfile(member)
+                        refs[name] = (mode, handle.read(_REF_MAX) if handle is not None else b"")
+                        continue
                     if member.isfile():
                         content = hashlib.sha256()
                         handle = tar.extractfile(member)
                         while handle is not None and (chunk := handle.read(_CHUNK)):
                             content.update(chunk)
-                        what = f"file {mode} {content.hexdigest()}"
+                        entries[name] = f"file {mode} {content.hexdigest()}"
                     elif member.issym() or member.islnk():
-                        what = f"link {member.linkname}"
+                        entries[name] = f"link {member.linkname}"
                     elif member.isdir():
-                        what = f"dir {mode}"
+                        entries[name] = f"dir {mode}"
                     else:
-                        what = "special"
-                    entries.append(f"{member.name}\0{what}")
-            for entry in sorted(entries):
-                digest.update(entry.encode("utf-8", "surrogateescape") + b"\n")
-    except (OSError, tarfile.TarError, ValueError):
+                        entries[name] = "special"
+    except (OSError, tarfile.TarError, ValueError, zlib.error):
         return None
+    identity = _GitIdentity(objects)
+    for name, (mode, data) in refs.items():
+        text = _OID.sub(lambda m: identity(m.group(0)), data.decode("utf-8", "surrogateescape"))
+        entries[name] = f"file {mode} {hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}"
+    return entries
+
+
+def state_digest(dest: Path, state: CapturedState) -> str | None:
+    """A hash of `state_entries`: two attempts that left the same files, modes, owners and git
+    history (the same trees, messages and refs, whenever they were committed) get the same digest."""
+    entries = state_entries(dest, state)
+    if entries is None:
+        return None
+    digest = hashlib.sha256()
+    for root in state.roots:
+        digest.update(f"root {root.path}\n".encode())
+    for name in sorted(entries):
+        member = name.split("\0", 1)[1]
+        digest.update(f"{member}\0{entries[name]}".encode("utf-8", "surrogateescape") + b"\n")
     return digest.hexdigest()
+
+
+def changed_paths(dest: Path, state: CapturedState, before_dest: Path,
+                  before: CapturedState) -> list[tuple[str, str]] | None:
+    """What an attempt changed against the task's untouched files (both read by `state_entries`):
+    (path in the container, "added" | "removed" | "changed" | "added-empty"), sorted; "added-empty"
+    is a new directory or empty file. None when either state cannot be read."""
+    after_entries, before_entries = state_entries(dest, state), state_entries(before_dest, before)
+    if after_entries is None or before_entries is None:
+        return None
+    out = []
+    for name in sorted(set(after_entries) | set(before_entries)):
+        root, member = name.split("\0", 1)
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(root), member))
+        now, then = after_entries.get(name), before_entries.get(name)
+        if now == then:
+            continue
+        if then is None:
+            empty = now.startswith("dir ") or now.endswith(" " + _EMPTY)
+            out.append((path, "added-empty" if empty else "added"))
+        else:
+            out.append((path, "removed" if now is None else "changed"))
+    return out
+
+
+def _git_object(tar: tarfile.TarFile, member: tarfile.TarInfo) -> tuple[str, bytes] | None:
+    """A loose git object's type and body when it is a commit or a tag (what a ref can name and whose
+    hash holds a clock); None for blobs and trees (named by their content alone) or a file that is
+    not a loose object. At most _OBJECT_MAX bytes are inflated: an agent's file cannot make the
+    digest read without bound."""
+    handle = tar.extractfile(member)
+    if handle is None or member.size > _OBJECT_MAX:
+        return None
+    inflate = zlib.decompressobj()
+    head = inflate.decompress(handle.read(_OBJECT_MAX), 64)
+    kind = head.split(b" ", 1)[0]
+    if kind not in (b"commit", b"tag"):
+        return None
+    data = head + inflate.decompress(inflate.unconsumed_tail, _OBJECT_MAX)
+    header, nul, body = data.partition(b"\0")
+    return (kind.decode(), body) if nul else None
+
+
+class _GitIdentity:
+    """A commit's or tag's identity without its clock: a hash of its tree, its parents' identities,
+    its author's and committer's names (not their times) and its message; a tag's of its object's
+    identity, type, name, tagger name and message. An oid with no loose object here (a packed one,
+    or a blob) stays as it is: the image's own history is the same in every attempt."""
+
+    def __init__(self, objects: dict[str, tuple[str, bytes]]):
+        self.objects, self.known = objects, {}
+
+    def __call__(self, oid: str) -> str:
+        oid = oid.lower()
+        stack = [oid]
+        while stack:  # parents first, without recursion: a history may be long
+            top = stack[-1]
+            if top in self.known or top not in self.objects:
+                stack.pop()
+                continue
+            pending = [o for o in self._links(top) if o not in self.known and o in self.objects and o not in stack]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            self.known[top] = self._identity(top)
+        return self.known.get(oid, oid)
+
+    def _links(self, oid: str) -> list[str]:
+        kind, body = self.objects[oid]
+        heads = body.split(b"\n\n", 1)[0].decode("utf-8", "surrogateescape").splitlines()
+        field = "parent " if kind == "commit" else "object "
+        return [line[len(field):].strip().lower() for line in heads if line.startswith(field)]
+
+    def _identity(self, oid: str) -> str:
+        kind, body = self.objects[oid]
+        heads, _, message = body.partition(b"\n\n")
+        kept = []
+        for line in heads.decode("utf-8", "surrogateescape").splitlines():
+            key, _, value = line.partition(" ")
+            if key in ("parent", "object"):
+                kept.append(f"{key} {self.known.get(value.strip().lower(), value.strip().lower())}")
+            elif key in ("author", "committer", "tagger"):
+                kept.append(f"{key} {_WHEN.sub('', value)}")
+            elif key in ("tree", "type", "tag"):
+                kept.append(line)
+        text = f"{kind}\n" + "\n".join(kept) + "\n\n" + message.decode("utf-8", "surrogateescape")
+        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:40]
 
 
 def capture_initial_state(provider, task: Task, dest: Path) -> CapturedState:
