@@ -272,3 +272,33 @@ def test_engine_splits_by_family_only_when_configured(tmp_path):
             crossed += bool(crossing(engine.train, engine.holdout))
             assert not by_family or not crossing(engine.train, engine.holdout)
     assert crossed  # without the switch some seed puts the family on both sides
+
+
+def test_in_family_split_holds_out_whole_families_and_part_of_every_other():
+    """holdout_families (issue 66): N whole families go to the holdout (out-of-family), one of each
+    category first; every other family has about holdout_ratio of its instances held out (in-family),
+    so each holdout instance either has siblings in train or its whole family is unseen."""
+    sizes = {"git": [8, 8, 8], "sql": [8, 8], "text": [8, 8, 8, 8]}
+    tasks = family_tasks(sizes)
+    for seed in range(20):
+        train, holdout = split_suite(tasks, 0.25, seed, whole_families=3)
+        assert split_suite(tasks, 0.25, seed, whole_families=3) == (train, holdout)  # reproducible
+        whole = {t.family for t in holdout} - {t.family for t in train}
+        assert len(whole) == 3 and len({f.split("-")[0] for f in whole}) == 3  # one of each category
+        for family in {t.family for t in tasks} - whole:
+            assert sum(t.family == family for t in holdout) == 2  # 25% of 8 instances
+        twins, others = holdout_twins(train, holdout)
+        assert set(others) == {t.id for t in holdout if t.family in whole} and len(twins) == 12
+    with pytest.raises(ValueError, match="declares 9 families"):
+        split_suite(tasks, 0.25, 0, whole_families=9)
+    with pytest.raises(ValueError, match="exclude each other"):
+        split_suite(tasks, 0.25, 0, families=True, whole_families=1)
+    assert split_suite(tasks, 0.25, 0, whole_families=0) == split_suite(tasks, 0.25, 0)
+
+
+def test_holdout_families_is_refused_with_split_by_family():
+    from adaptive_skill.config import EvolveConfig
+
+    with pytest.raises(ValueError, match="holdout_families"):
+        EvolveConfig(holdout_families=2, split_by_family=True)
+    assert EvolveConfig(holdout_families=2).holdout_families == 2

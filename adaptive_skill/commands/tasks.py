@@ -24,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing.add_argument("--split-by-family", action="store_true", default=None,
                          help="keep each family of the suite's families.toml on one side (default: the run's "
                               "split_by_family, else off)")
+    listing.add_argument("--holdout-families", type=int, default=None, metavar="N",
+                         help="hold out N whole families and split each other family inside itself (default: "
+                              "the run's holdout_families, else 0)")
     listing.add_argument("--families", action="store_true", help="show each task's family, and for a holdout task "
                                                                  "the train tasks of its family (its twins)")
     add_format_arg(listing, ("text", "json"), "text (default): a table; json: one object per task, refused "
@@ -56,9 +59,13 @@ def list_cmd(args: argparse.Namespace) -> int:
     if not 0 <= ratio < 1:
         raise UserError("--holdout-ratio must be in [0, 1)")
     by_family = args.split_by_family if args.split_by_family is not None else run.get("split_by_family", False)
+    whole = args.holdout_families if args.holdout_families is not None else run.get("holdout_families", 0)
     suite = load_suite_reporting(suite_path)
     tasks = suite.tasks
-    train, holdout = split_suite(tasks, ratio, seed, families=by_family)
+    try:
+        train, holdout = split_suite(tasks, ratio, seed, families=by_family, whole_families=whole)
+    except ValueError as exc:
+        raise UserError(f"{suite_path}: {exc}") from None
     held = {t.id for t in holdout}
     twins = holdout_twins(train, holdout)[0]
     origin = {"source": "suite", "cycle": None, "status": None, "reason": None} if args.run else {}
@@ -138,6 +145,8 @@ def _run_settings(path: str) -> dict:
         found["seed"] = config["seed"]
     if isinstance(config.get("split_by_family"), bool):
         found["split_by_family"] = config["split_by_family"]
+    if isinstance(config.get("holdout_families"), int) and not isinstance(config.get("holdout_families"), bool):
+        found["holdout_families"] = config["holdout_families"]
     return found
 
 

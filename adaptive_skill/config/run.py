@@ -48,6 +48,10 @@ class EvolveConfig(_Strict):
     # Keep each family of the suite's families.toml on one side of the split (docs/concepts.md#splits-and-families);
     # off by default, so the documented runs' splits stay as they were.
     split_by_family: bool = False
+    # Hold out this many whole families and split every other family inside itself, so the holdout
+    # has in-family instances (a sibling trained on) and out-of-family ones (docs/concepts.md); 0: off.
+    # Excludes split_by_family.
+    holdout_families: int = Field(0, ge=0)
     egl_threshold: float = Field(0.05, ge=0.0)
     egl_window: int = Field(3, gt=0)
     # Run shape.
@@ -84,6 +88,9 @@ class EvolveConfig(_Strict):
     def _consistent(self) -> EvolveConfig:
         if self.prompt_only and not self.evolve_prompts:
             raise ValueError("prompt_only needs evolve_prompts: true")
+        if self.holdout_families and self.split_by_family:
+            raise ValueError("holdout_families splits inside families and split_by_family keeps each whole: "
+                             "set one of them")
         if self.evolver.samples > 1 and self.evolver.mode != "structured":
             raise ValueError("evolver.samples > 1 needs evolver.mode: structured (the other modes ask once)")
         if self.evolver.samples > 1 and self.models.evolver.temperature <= 0:

@@ -77,7 +77,11 @@ class AdaptiveSkillEngine:
         self.refused = scanned.refused
         self.suite_warnings = scanned.warnings
         self.suite = [scale_timeouts(t, config.sandbox.timeout_multiplier) for t in scanned.tasks]
-        self.train, self.holdout = split_suite(self.suite, config.holdout_ratio, config.seed, config.split_by_family)
+        try:
+            self.train, self.holdout = split_suite(self.suite, config.holdout_ratio, config.seed,
+                                                   config.split_by_family, config.holdout_families)
+        except ValueError as exc:
+            raise UserError(f"{config.paths.suite}: {exc}") from None
         self.stop_requested = threading.Event()  # set by the first SIGINT/SIGTERM (stopping.signals)
         self._session_started = time.monotonic()
 

@@ -2,7 +2,10 @@
 the proposed tasks' own slots next to them.
 
 Declared families (tasks/families.py) can be kept whole on one side (`split_suite(..., families=True)`),
-and `holdout_twins` tells which holdout tasks have a family member in the train pool.
+or, on a suite built of families (benchmarks/terminal-families), split inside each family with a few
+whole families held out (`split_suite(..., whole_families=N)`): the holdout then has in-family
+instances, whose siblings were trained on, and out-of-family ones, whose family never was.
+`holdout_twins` tells which holdout tasks have a family member in the train pool.
 
 Batches are a pure function of (train pool, batch size, seed, cycle): a resumed run asks for the
 same cycle and gets the same batch, with no state to store. Within an epoch every train task is
@@ -19,17 +22,54 @@ from adaptive_skill.tasks.model import Task
 
 
 def split_suite(tasks: Sequence[Task], holdout_ratio: float, seed: int,
-                families: bool = False) -> tuple[list[Task], list[Task]]:
+                families: bool = False, whole_families: int = 0) -> tuple[list[Task], list[Task]]:
     """(train, holdout). Each category contributes about `holdout_ratio` of its tasks; the total is
     rounded with largest remainders, and with a non-zero ratio and 2+ tasks both sides are non-empty.
-    With `families`, each declared family (Task.family) goes whole to one side (_split_families)."""
+    With `families`, each declared family (Task.family) goes whole to one side (_split_families).
+    With `whole_families` N > 0, N declared families go whole to the holdout (held_out_families)
+    and the rest is split as here with each family its own stratum, so every other family has
+    `holdout_ratio` of its instances held out (ValueError when the suite declares N or fewer)."""
     if not 0.0 <= holdout_ratio < 1.0:
         raise ValueError("holdout_ratio must be in [0, 1)")
+    if families and whole_families:
+        raise ValueError("keeping every family whole (split_by_family) and splitting inside families "
+                         "(holdout_families) exclude each other")
     if families:
         return _split_families(tasks, holdout_ratio, seed)
+    if whole_families:
+        held = set(held_out_families(tasks, whole_families, seed))
+        rest = [t for t in tasks if t.family not in held]
+        train, holdout = _stratified(rest, holdout_ratio, seed, lambda t: f"family {t.family}" if t.family
+                                     else t.category)
+        whole = [t for t in tasks if t.family in held]
+        return train, sorted(holdout + whole, key=lambda t: t.id)
+    return _stratified(tasks, holdout_ratio, seed, lambda t: t.category)
+
+
+def held_out_families(tasks: Sequence[Task], count: int, seed: int) -> list[str]:
+    """The `count` declared families a split holds out whole: a seeded order of the families, taking
+    one of each category before a second of any, so the out-of-family holdout spans kinds of work."""
+    categories: dict[str, str] = {}
+    for task in sorted(tasks, key=lambda t: t.id):
+        if task.family:
+            categories.setdefault(task.family, task.category)
+    if count >= len(categories):
+        raise ValueError(f"holdout_families {count}: the suite declares {len(categories)} families; "
+                         "at least one must stay to train on")
+    order = sorted(categories)
+    random.Random(f"{seed}:whole-families").shuffle(order)
+    chosen: list[str] = []
+    while len(chosen) < count:
+        seen = {categories[f] for f in chosen}  # once every category has one, any family is next
+        pick = next((f for f in order if f not in chosen and categories[f] not in seen), None)
+        chosen.append(pick or next(f for f in order if f not in chosen))
+    return sorted(chosen)
+
+
+def _stratified(tasks: Sequence[Task], holdout_ratio: float, seed: int, key) -> tuple[list[Task], list[Task]]:
     by_category: dict[str, list[Task]] = defaultdict(list)
     for task in sorted(tasks, key=lambda t: t.id):
-        by_category[task.category].append(task)
+        by_category[key(task)].append(task)
     for category, members in by_category.items():
         random.Random(f"{seed}:split:{category}").shuffle(members)
 
