@@ -140,3 +140,21 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
     if not isinstance(record, dict):
         return None, f"a JSON {type(record).__name__}, not an object"
     return record, None
+
+
+def tree_hash(root: Path) -> str:
+    """One hash of a directory's files: each one's path relative to `root`, whether it is executable,
+    and its bytes (a link: its target, never followed); caches (__pycache__) left out. What `tasks
+    validate` records per task, so a record names the version of the task it checked."""
+    import hashlib
+    import os
+
+    digest = hashlib.sha256()
+    for path in sorted(p for p in Path(root).rglob("*") if "__pycache__" not in p.parts):
+        relative = path.relative_to(root).as_posix()
+        if path.is_symlink():
+            digest.update(f"{relative}\0link\0{os.readlink(path)}\n".encode())
+        elif path.is_file():
+            digest.update(f"{relative}\0{os.access(path, os.X_OK):d}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest() + b"\n")
+    return digest.hexdigest()

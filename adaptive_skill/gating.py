@@ -125,3 +125,51 @@ def _scored(score: float | None) -> bool:
 
 def _unit(score: float) -> float:
     return 0.0 if score <= 0.0 else 1.0 if score >= 1.0 else float(score)
+
+
+# -- a gate per skill ------------------------------------------------------------------------------
+#
+# With the skill placed in the prompt (skill_in_prompt_tokens), each holdout attempt of the candidate
+# is given one skill, the one placed for its task, and a skill acts only there. So the gate's rounds
+# can judge each changed skill on the tasks it was placed for: the same statistic as the whole
+# candidate's, over those tasks alone. With m skills judged on the same rounds, each skill's
+# boundaries move out by ln m (Wald's bound on a false acceptance, e^-A, held for the family of m
+# tests: Bonferroni), so that keeping any skill that does not help stays about as rare as accepting a
+# whole candidate that does not (benchmarks/perf/bench_skill_gate.py simulates it).
+
+
+@dataclass
+class SkillDecision:
+    skill: str
+    tasks: list[str]  # the holdout tasks it was placed for on the candidate's side
+    verdict: str  # "keep", "drop" or "continue"
+    reason: str
+    statistic: GateStatistic | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def skill_decisions(rounds: list[Round], placed: dict[str, str | None], skills: list[str],
+                    gating: GatingConfig, final: bool = False) -> dict[str, SkillDecision]:
+    """Each of `skills` (the candidate's changed skills) judged on the tasks `placed` gives it (task ->
+    the skill placed for it on the candidate's side, None: none). A skill whose own test accepts is
+    kept, one whose test rejects is dropped; one still undecided is "continue", or, when `final`
+    (no round is left), dropped: no evidence that it helps is no reason to ship it. A skill placed for
+    fewer than two holdout tasks cannot be judged (no spread between tasks) and is dropped."""
+    shift = math.log(len(skills)) if len(skills) > 1 else 0.0
+    strict = gating.model_copy(update={"accept_at": gating.accept_at + shift, "reject_at": gating.reject_at + shift,
+                                       "effect": gating.skill_effect})
+    out: dict[str, SkillDecision] = {}
+    for skill in skills:
+        tasks = sorted(t for t, s in placed.items() if s == skill)
+        if len(tasks) < 2:
+            out[skill] = SkillDecision(skill, tasks, "drop", f"placed for {len(tasks)} holdout task(s): "
+                                                             "too few to judge it on its own")
+            continue
+        decision = sequential_decision([{t: r[t] for t in tasks if t in r} for r in rounds], strict)
+        verdict = {"accept": "keep", "reject": "drop"}.get(decision.verdict, "drop" if final else "continue")
+        reason = decision.reason + (" (undecided when the rounds ran out)" if decision.verdict == "continue"
+                                    and final else "")
+        out[skill] = SkillDecision(skill, tasks, verdict, reason, decision.statistic)
+    return out

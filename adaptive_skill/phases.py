@@ -182,6 +182,10 @@ class GateResult:
     temperature: float | None = None
     mutated_commit: str | None = None
     baseline_commit: str | None = None
+    # gating.per_skill: each changed skill's decision (gating.SkillDecision.to_dict) and what it left
+    skills: list[dict[str, Any]] = field(default_factory=list)
+    kept_skills: list[str] = field(default_factory=list)
+    dropped_skills: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         if not self.gated:
@@ -225,6 +229,10 @@ class GateResult:
         moved = sorted(self.differences(), key=lambda pair: -abs(pair[1]))
         if moved:
             lines.append("per task (mutated - baseline): " + ", ".join(f"{task} {d:+.2f}" for task, d in moved))
+        for row in self.skills if isinstance(self.skills, list) else []:
+            if isinstance(row, dict):
+                lines.append(f"skill {row.get('skill')}: {row.get('verdict')} on {len(row.get('tasks') or [])} "
+                             f"task(s): {row.get('reason')}")
         lines.append(f"{'accepted' if self.accepted else 'rejected'}: {self.reason}")
         return lines
 

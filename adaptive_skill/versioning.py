@@ -106,6 +106,21 @@ class WorkspaceRepo:
         self.repo.git.commit("-m", msg, "--allow-empty", "--no-verify")
         return self.head()
 
+    def restore_paths(self, ref: str, paths: list[str], message: str) -> str:
+        """A NEW commit on top of HEAD in which each of `paths` (relative to the work tree) is as `ref`
+        has it: restored where `ref` has it, removed where it does not; everything else as HEAD has
+        it. The gate per skill drops a skill this way. Returns the new HEAD."""
+        target = self.resolve(ref)
+        self.repo.git.reset("--hard", "HEAD")
+        for path in paths:
+            if path.startswith(("/", "-")) or ".." in Path(path).parts:
+                raise VersioningError(f"{path!r} is not a path inside the workspace")
+            self.repo.git.rm("-r", "-q", "--ignore-unmatch", "--", path)
+            if self.repo.git.ls_tree(target, "--", path):
+                self.repo.git.checkout(target, "--", path)
+        self.repo.git.commit("-m", message, "--allow-empty", "--no-verify")
+        return self.head()
+
     def reset_to(self, ref: str, message: str) -> bool:
         """Work tree = the tree of `ref`, history untouched: uncommitted edits are dropped, and when
         HEAD's tree still differs (a commit nobody recorded) a rollback commit restores `ref`'s.

@@ -202,10 +202,12 @@ def validate_cmd(args: argparse.Namespace) -> int:
 
 
 def build_report(tasks, oracle, nop, refused=()) -> dict:
+    from adaptive_skill.files import tree_hash
+
     rows = []
     for task, o, n in zip(tasks, oracle, nop, strict=True):
         rows.append({
-            "id": task.id, "category": task.category, "difficulty": task.difficulty,
+            "id": task.id, "category": task.category, "difficulty": task.difficulty, "files": tree_hash(task.path),
             "oracle": {"passed": o.passed, "reward": o.reward, "failure_mode": o.failure_mode},
             "nop": {"passed": n.passed, "reward": n.reward, "failure_mode": n.failure_mode},
             "sound": o.passed and not n.passed and n.failure_mode == "unresolved",

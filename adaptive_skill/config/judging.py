@@ -34,6 +34,14 @@ class GatingConfig(_Strict):
     # none); judge: the label-free judge score for every task.
     score: Literal["judge", "verifier"] = "verifier"
     effect: float = Field(0.10, gt=0.0, le=1.0)  # the improvement told apart from the same-size regression (0-1)
+    # The gate per skill (gating.per_skill): the effect each skill's test tells from its opposite, on the
+    # tasks it is placed for; a recipe for a family's slip moves its instances far more than a whole
+    # library moves a holdout (benchmarks/perf/bench_skill_gate.py).
+    skill_effect: float = Field(0.3, gt=0.0, le=1.0)
+    # Judge each created or modified skill on the holdout tasks it was placed for (the skill in the
+    # prompt), keep those whose own test accepts, drop the others (gating.skill_decisions); the
+    # candidate is accepted with the skills kept, if any. Needs skill_in_prompt_tokens > 0.
+    per_skill: bool = False
     accept_at: float = Field(2.5, gt=0.0)  # log-likelihood ratio at which the change is accepted
     reject_at: float = Field(2.25, gt=0.0)  # ... rejected at -reject_at, rising to 0 at max_rounds
     min_task_sd: float = Field(0.10, gt=0.0, le=1.0)  # floor on the between-task sd of the change's effect

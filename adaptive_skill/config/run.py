@@ -88,6 +88,9 @@ class EvolveConfig(_Strict):
     def _consistent(self) -> EvolveConfig:
         if self.prompt_only and not self.evolve_prompts:
             raise ValueError("prompt_only needs evolve_prompts: true")
+        if self.gating.per_skill and not self.skill_in_prompt_tokens:
+            raise ValueError("gating.per_skill needs skill_in_prompt_tokens > 0: a skill is judged on the holdout "
+                             "tasks it is placed for in the prompt")
         if self.holdout_families and self.split_by_family:
             raise ValueError("holdout_families splits inside families and split_by_family keeps each whole: "
                              "set one of them")

@@ -6,8 +6,8 @@ candidate is tagged evo-N and its rounds kept, a rejected one rolled back (histo
 from __future__ import annotations
 
 from adaptive_skill.engine.holdout import evaluate_holdout, export_baseline, holdout_rounds_dir, keep_rounds
-from adaptive_skill.evolve.rules import skill_names
-from adaptive_skill.gating import Round, SequentialDecision, sequential_decision
+from adaptive_skill.evolve.rules import skill_names, workspace_hash
+from adaptive_skill.gating import Round, SequentialDecision, SkillDecision, sequential_decision, skill_decisions
 from adaptive_skill.phases import CommitResult, EvolveResult, GateResult, GateStatistic, ObserveResult
 from adaptive_skill.versioning import EVO_TAG
 
@@ -31,6 +31,10 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
     rounds: list[Round] = []
     judged: list[tuple[float, bool]] = []  # (judge score, verifier passed) of every labelled gate attempt
     decision: SequentialDecision | None = None
+    # gating.per_skill: each created or modified skill is judged on the tasks it was placed for
+    changed = sorted(set(evolved.changes.created_skills) | set(evolved.changes.modified_skills)) if g.per_skill else []
+    placed: dict[str, str | None] = {}
+    per_skill: dict[str, SkillDecision] = {}
     for r in range(g.max_rounds):
         title = f"cycle {n} gate round {r + 1}"
         mutated = evaluate_holdout(engine, engine.run_dir.workspace, cycle_dir / "gate-mutated", f"{title} (mutated)",
@@ -43,6 +47,16 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
         stat = decision.statistic
         engine.run_dir.event("gate_round", cycle=n, round=r + 1, verdict=decision.verdict, llr=round(stat.llr, 4),
                              delta=_round(stat.delta), se=_round(stat.se), tasks=stat.tasks, pairs=stat.pairs)
+        if changed:
+            for task, skill in mutated.placed.items():
+                placed.setdefault(task, skill)  # the same library places the same skill every round
+            per_skill = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.max_rounds)
+            for one in per_skill.values():
+                engine.run_dir.event("gate_skill", cycle=n, round=r + 1, skill=one.skill, verdict=one.verdict,
+                                     tasks=len(one.tasks), llr=round(one.statistic.llr, 4) if one.statistic else None)
+            if r + 1 >= g.min_rounds and all(d.verdict != "continue" for d in per_skill.values()):
+                break
+            continue
         if decision.final:
             break
     assert decision is not None  # max_rounds >= 1
@@ -55,10 +69,17 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
     mutated_mean = _mean([row["mutated"] for row in scored])
     baseline_mean = _mean([row["baseline"] for row in scored])
     rollouts = 2 * len(engine.holdout) * len(rounds)
-    engine.run_dir.event("gate_decision", cycle=n, verdict=decision.verdict, rounds=len(rounds), rollouts=rollouts,
+    accepted, verdict, reason = decision.accepted, decision.verdict, decision.reason
+    kept = [s for s, d in per_skill.items() if d.verdict == "keep"]
+    dropped = [s for s, d in per_skill.items() if d.verdict != "keep"]
+    if changed:  # the skills decide; the whole candidate's statistic is kept for the record
+        accepted, verdict = bool(kept), "accept" if kept else "reject"
+        reason = (f"per skill: kept {', '.join(kept) or 'none'}; dropped {', '.join(dropped) or 'none'} "
+                  f"(whole candidate: {decision.reason})")
+    engine.run_dir.event("gate_decision", cycle=n, verdict=verdict, rounds=len(rounds), rollouts=rollouts,
                          baseline_rounds_reused=min(reused, len(rounds)), llr=round(stat.llr, 4),
-                         delta=_round(stat.delta), reason=decision.reason)
-    result = GateResult(accepted=decision.accepted, verdict=decision.verdict, reason=decision.reason, gated=True,
+                         delta=_round(stat.delta), reason=reason)
+    result = GateResult(accepted=accepted, verdict=verdict, reason=reason, gated=True,
                         score=g.score, rounds=len(rounds), rollouts=rollouts,
                         baseline_rounds_reused=min(reused, len(rounds)),
                         statistic=GateStatistic(llr=round(stat.llr, 4), delta=_round(stat.delta),
@@ -69,7 +90,8 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
                         unscored=sorted(t.id for t in engine.holdout if t.id not in stat.per_task),
                         round_scores=[{task: list(pair) for task, pair in one.items()} for one in rounds],
                         judge_check=check, temperature=g.temperature,
-                        mutated_commit=evolved.candidate, baseline_commit=engine.state.accepted_commit)
+                        mutated_commit=evolved.candidate, baseline_commit=engine.state.accepted_commit,
+                        skills=[d.to_dict() for d in per_skill.values()], kept_skills=kept, dropped_skills=dropped)
     for line in result.evidence():
         engine.log(f"cycle {n} gate: {line}")
     return result
@@ -104,6 +126,10 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
     if not candidate:
         return CommitResult(tag=None, commit=engine.state.accepted_commit, rolled_back=False)
     if gated.accepted:
+        candidate_hash = evolved.candidate_hash
+        if gated.dropped_skills:  # gating.per_skill: the candidate without the skills it dropped
+            candidate = prune(engine, n, candidate, gated)
+            candidate_hash = workspace_hash(engine.run_dir.workspace)
         # A crash between tagging and the checkpoint left the tag: find it instead of tagging twice.
         tag = next((t.name for t in engine.repo.tags() if t.commit == candidate and EVO_TAG.match(t.name)), None)
         if tag is None:
@@ -113,10 +139,12 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
                 "delta": gated.delta, "batch_mean_score": observed.mean_score,
                 "skills": len(skill_names(engine.run_dir.workspace)), "created": evolved.changes.created_skills,
                 "modified": evolved.changes.modified_skills,
-                "cost": round(engine.accounting.totals().cost, 6)},
+                "cost": round(engine.accounting.totals().cost, 6),
+                **(skill_metrics(gated) if gated.skills else {})},
                 summary=f"cycle {n}: accepted ({gated.reason})", ref=candidate)
-        engine.state.accepted_commit, engine.state.accepted_hash = candidate, evolved.candidate_hash
-        keep_rounds(engine.run_dir.cycle_dir(n) / "gate-mutated", holdout_rounds_dir(engine, evolved.candidate_hash))
+        engine.state.accepted_commit, engine.state.accepted_hash = candidate, candidate_hash
+        if not gated.dropped_skills:  # a pruned candidate is not what the rounds ran: its rounds are its own
+            keep_rounds(engine.run_dir.cycle_dir(n) / "gate-mutated", holdout_rounds_dir(engine, candidate_hash))
         engine.run_dir.event("mutation_accepted", cycle=n, tag=tag, commit=candidate)
         return CommitResult(tag=tag, commit=candidate, rolled_back=False)
     if engine.repo.head() == candidate:
@@ -124,6 +152,24 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
         engine.repo.rollback(engine.state.accepted_commit, message)
     engine.run_dir.event("mutation_rejected", cycle=n, rejected_commit=candidate, reason=gated.reason)
     return CommitResult(tag=None, commit=engine.repo.head(), rolled_back=True, rejected_commit=candidate)
+
+
+def skill_metrics(gated: GateResult) -> dict:
+    """What the tag says of the gate per skill: the skills kept, and each dropped one with its reason."""
+    reasons = {d["skill"]: d["reason"] for d in gated.skills}
+    return {"skills_kept": gated.kept_skills, "skills_dropped": {s: reasons.get(s) for s in gated.dropped_skills}}
+
+
+def prune(engine, n: int, candidate: str, gated: GateResult) -> str:
+    """The candidate with each dropped skill as the accepted workspace has it (a created one removed,
+    a modified one restored), as a new commit on top of it; a commit already made for this (a crash
+    before the checkpoint) is found and reused."""
+    message = f"cycle {n}: the gate per skill drops {', '.join(gated.dropped_skills)}"
+    head = engine.repo.head()
+    if head != candidate and engine.repo.parents(head) == [candidate]:
+        return head
+    return engine.repo.restore_paths(engine.state.accepted_commit, [f"skills/{s}" for s in gated.dropped_skills],
+                                     message)
 
 
 def _mean(values: list[float | None]) -> float | None:

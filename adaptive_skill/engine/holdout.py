@@ -10,7 +10,7 @@ import json
 import math
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
@@ -26,6 +26,7 @@ from adaptive_skill.versioning import WorkspaceRepo
 class HoldoutRound:
     scores: dict[str, float | None]  # task -> 0-1
     judged: list[tuple[float, bool]]  # (judge score 0-10, verifier passed) per labelled attempt
+    placed: dict[str, str | None] = field(default_factory=dict)  # task -> the skill placed in its prompt
 
 
 def evaluate_holdout(engine, workspace_dir: Path, out: Path, title: str, round_index: int) -> HoldoutRound:
@@ -68,10 +69,15 @@ def score_round(engine, results: list[AttemptResult]) -> HoldoutRound:
     """Every attempt is judged (cached) for the judge check, unless gating.judge_check is false; the
     gate's score is the verifier's reward with gating.score verifier, the judge's where there is no
     verifier or it gave none."""
+    from adaptive_skill.observe.attribution import placed_skill
     from adaptive_skill.observe.judge import JudgeItem
 
     items, judgeable = [], []
+    placed: dict[str, str | None] = {}
     for result in results:
+        if engine.config.gating.per_skill:
+            placed[result.task_id] = placed_skill(read_json(Path(result.trajectory_path), None)
+                                                  if result.trajectory_path else None)
         if not engine.config.gating.judge_check and verifier_score(result, engine.config.gating.score) is not None:
             continue  # scored by its tests, and no judge check asked for
         trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
@@ -90,7 +96,7 @@ def score_round(engine, results: list[AttemptResult]) -> HoldoutRound:
         if labelled and judge is not None:
             judged.append((judge, bool(result.passed)))
         scores[result.task_id] = attempt_score(engine, result, judge)
-    return HoldoutRound(scores, judged)
+    return HoldoutRound(scores, judged, placed)
 
 
 def attempt_score(engine, result: AttemptResult, judge_score: float | None) -> float | None:

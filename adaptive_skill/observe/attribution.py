@@ -66,6 +66,18 @@ def skills_of(trajectory: Any) -> tuple[frozenset[str], frozenset[str]]:
     return offered_set, frozenset(read)
 
 
+def placed_skill(trajectory: Any) -> str | None:
+    """The skill placed in the attempt's prompt (`metadata.inline_skill`), None when none was (or the
+    trajectory cannot be read): the gate per skill judges a skill on the tasks it was placed for."""
+    try:
+        view = as_view(trajectory)
+    except ValueError:
+        return None
+    inline = view.metadata.get("inline_skill") if isinstance(view.metadata, dict) else None
+    name = inline.get("name") if isinstance(inline, dict) else None
+    return name if _skill_name(name) else None
+
+
 def _skill_name(value: Any) -> bool:
     """A name a skill can have: the trajectory is the agent's file, so a read_skill argument or a
     metadata entry that no skill could be named (a path, a paragraph) is no skill."""

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+chmod -R 750 /opt/deploy/hooks

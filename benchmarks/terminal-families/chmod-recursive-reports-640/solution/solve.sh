@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+find /srv/reports -type f -exec chmod 640 {} +

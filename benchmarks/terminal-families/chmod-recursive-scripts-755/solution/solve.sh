@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+find /opt/tools -type f -exec chmod 755 {} +

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+find /etc/myapp/secrets -type f -exec chmod 600 {} +

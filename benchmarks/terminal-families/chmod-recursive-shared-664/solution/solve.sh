@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+find /home/team/shared -type f -exec chmod 664 {} +

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+chmod -R 700 /home/ops/vault

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sed -i 's/^DB_HOST *=.*/DB_HOST=db.internal/' /app/.env

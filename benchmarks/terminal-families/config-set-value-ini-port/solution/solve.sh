@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sed -i 's/^port *=.*/port = 9090/' /etc/myapp/app.ini

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sed -i 's/^timeout *=.*/timeout=45/' /app/config/worker.conf

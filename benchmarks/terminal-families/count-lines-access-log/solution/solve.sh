@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+wc -l < /app/logs/access.log > /app/line_count.txt

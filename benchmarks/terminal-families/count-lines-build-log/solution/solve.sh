@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+wc -l < /app/build/output.log > /app/build/lines.txt

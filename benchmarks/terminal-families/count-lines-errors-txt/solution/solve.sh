@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+wc -l < /srv/report/errors.txt > /srv/report/errors_total.txt

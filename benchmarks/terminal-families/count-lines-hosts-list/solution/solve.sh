@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+wc -l < /etc/inventory/hosts.list > /tmp/host_count.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+wc -l < /data/users.csv > /data/count.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+printf '%s\n' '30 2 * * * /app/bin/backup.sh' > /app/cron/backup

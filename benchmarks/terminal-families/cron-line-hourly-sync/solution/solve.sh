@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+printf '%s\n' '20 * * * * /app/bin/sync.sh --quiet' > /app/cron/sync

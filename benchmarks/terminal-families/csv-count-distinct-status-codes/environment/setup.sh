@@ -1,0 +1,57 @@
+#!/bin/bash
+set -e
+cd /app
+mkdir -p /srv/api
+cat > /srv/api/requests.csv <<'EOF'
+request_id,endpoint,latency_ms,status
+req-9000,/v1/orders,727,500
+req-9001,/v1/orders,840,404
+req-9002,/v1/users,9,404
+req-9003,/v1/orders,147,404
+req-9004,/v1/orders,355,201
+req-9005,/v1/orders,599,201
+req-9006,/v1/orders,67,404
+req-9007,/v1/users,759,404
+req-9008,/v1/orders,825,200
+req-9009,/v1/orders,610,200
+req-9010,/v1/users,498,500
+req-9011,/v1/users,465,200
+req-9012,/v1/orders,399,404
+req-9013,/v1/orders,396,404
+req-9014,/v1/users,614,404
+req-9015,/v1/users,223,304
+req-9016,/v1/users,495,404
+req-9017,/v1/users,605,201
+req-9018,/v1/users,669,200
+req-9019,/v1/users,265,500
+req-9020,/v1/orders,796,500
+req-9021,/v1/users,848,304
+req-9022,/v1/users,391,500
+req-9023,/v1/users,250,500
+req-9024,/v1/orders,9,304
+req-9025,/v1/orders,208,200
+req-9026,/v1/orders,351,500
+req-9027,/v1/users,487,404
+req-9028,/v1/users,739,404
+req-9029,/v1/users,71,200
+req-9030,/v1/orders,247,201
+req-9031,/v1/orders,834,500
+req-9032,/v1/orders,440,500
+req-9033,/v1/orders,234,201
+req-9034,/v1/users,699,304
+req-9035,/v1/users,884,200
+req-9036,/v1/orders,374,200
+req-9037,/v1/users,259,500
+req-9038,/v1/users,345,304
+req-9039,/v1/orders,255,200
+req-9040,/v1/orders,513,304
+req-9041,/v1/users,6,304
+req-9042,/v1/orders,132,201
+req-9043,/v1/users,186,500
+req-9044,/v1/users,132,200
+req-9045,/v1/orders,362,304
+req-9046,/v1/users,667,304
+req-9047,/v1/orders,716,404
+req-9048,/v1/orders,479,304
+req-9049,/v1/orders,830,201
+EOF

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+find /app/docs -type f -name '*.md' | sort > /app/markdown_files.txt

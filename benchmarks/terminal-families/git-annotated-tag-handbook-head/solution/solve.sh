@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+git -C /home/dev/handbook tag -a handbook-v1 -m 'First published handbook'

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+git -C /app/repo tag -a v1.0 -m 'Release 1.0'

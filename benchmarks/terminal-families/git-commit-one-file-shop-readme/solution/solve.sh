@@ -1,0 +1,5 @@
+#!/bin/bash
+set -e
+cd /app/repo
+git add -- README.md
+git commit -q -m 'Update README'

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -F 'CRITICAL' /data/monitoring/alerts.csv > /data/monitoring/critical.csv

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -F 'ERROR' /app/logs/app.log > /app/errors.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -F 'Failed' /var/log/auth.log > /root/failed_logins.txt

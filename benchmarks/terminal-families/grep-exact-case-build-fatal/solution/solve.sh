@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -F 'FATAL' /app/build/build.log > /app/build/fatal.txt

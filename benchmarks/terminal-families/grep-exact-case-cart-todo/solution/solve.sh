@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -F 'TODO' /home/dev/shop/cart.py > /home/dev/todo.txt

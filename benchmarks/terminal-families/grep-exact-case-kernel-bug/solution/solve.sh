@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -F 'BUG' /var/log/kern.log > /root/kernel_bugs.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -F 'WARN' /var/log/worker/jobs.log > /root/warn_lines.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+gzip -k /app/data/catalog.json

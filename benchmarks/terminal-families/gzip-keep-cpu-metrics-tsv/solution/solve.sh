@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+gzip -k /opt/metrics/cpu.tsv

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+gzip -k /home/dev/notes/meeting-notes.md

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+gzip -k /var/log/nginx/access.log.1

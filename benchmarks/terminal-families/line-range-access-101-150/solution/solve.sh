@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sed -n '101,150p' /var/log/web/access.log > /root/slice.log

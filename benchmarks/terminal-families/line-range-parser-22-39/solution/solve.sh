@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sed -n '22,39p' /home/dev/lib/parser.py > /home/dev/snippet.py

@@ -1,0 +1,5 @@
+#!/bin/bash
+set -e
+cd /app
+mkdir -p /app/tools
+echo 'Python projects live here.' > /app/tools/README.txt

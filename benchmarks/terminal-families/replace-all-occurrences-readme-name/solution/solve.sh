@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sed -i 's/Quarry/Pebble/g' /home/dev/docs/README.md

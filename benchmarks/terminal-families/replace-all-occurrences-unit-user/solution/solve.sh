@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sed -i 's/olduser/svc-reports/g' /etc/systemd/system/reports.service

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sort -u /home/blog/tags.txt > /home/blog/tags_sorted.txt

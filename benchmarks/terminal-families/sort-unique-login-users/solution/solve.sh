@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sort -u /var/log/logins.txt > /app/users.txt

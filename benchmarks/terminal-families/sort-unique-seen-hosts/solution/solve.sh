@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sort -u /srv/inventory/hosts_seen.txt > /srv/inventory/hosts_unique.txt

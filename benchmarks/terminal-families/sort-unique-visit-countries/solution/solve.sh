@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+sort -u /data/geo/visit_countries.txt > /data/geo/countries.txt

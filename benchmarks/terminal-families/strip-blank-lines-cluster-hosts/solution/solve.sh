@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -v '^[[:space:]]*$' /etc/hosts.d/cluster.hosts > /etc/hosts.d/cluster.compact

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -v '^[[:space:]]*$' /app/tools/report.py > /app/tools/report_compact.py

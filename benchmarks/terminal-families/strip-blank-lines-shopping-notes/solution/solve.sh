@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -v '^[[:space:]]*$' /app/notes.txt > /app/notes_clean.txt

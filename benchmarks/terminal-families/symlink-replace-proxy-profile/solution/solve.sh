@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+ln -sfn /etc/myproxy/profiles/production /etc/myproxy/active

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+ln -sfn /opt/python/3.12 /opt/python/default

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+ln -sfn 2024-06-08 /data/snapshots/latest

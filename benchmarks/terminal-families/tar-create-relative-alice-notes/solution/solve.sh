@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+tar -czf /home/alice/backup/notes.tar.gz -C /home/alice notes

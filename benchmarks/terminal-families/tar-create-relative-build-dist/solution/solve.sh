@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+tar -czf /app/build/dist.tar.gz -C /app/build dist

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+tar -czf /opt/service/migrations.tgz -C /opt/service/db migrations

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+tar -czf /app/nginx-config.tar.gz -C /app/config nginx

@@ -1,0 +1,126 @@
+"""The gate per skill (gating.per_skill, issue 66): each created or modified skill judged on the holdout
+tasks it was placed for; a skill that helps is kept, one that hurts dropped without its neighbour, and
+the tag says which and why."""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from taskfactory import make_task
+
+from adaptive_skill.config import GatingConfig, load_config
+from adaptive_skill.engine import AdaptiveSkillEngine
+from adaptive_skill.gating import skill_decisions
+from adaptive_skill.versioning import WorkspaceRepo
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_each_skill_is_judged_on_its_own_tasks():
+    g = GatingConfig(min_rounds=2, max_rounds=2)
+    rounds = [{"a1": (0, 1), "a2": (0, 1), "b1": (1, 0), "b2": (1, 0), "n": (0, 0)}] * 2
+    placed = {"a1": "alpha", "a2": "alpha", "b1": "beta", "b2": "beta", "n": None, "c1": "gamma"}
+    decided = skill_decisions(rounds, placed, ["alpha", "beta", "gamma", "delta"], g, final=True)
+    assert {s: d.verdict for s, d in decided.items()} == {"alpha": "keep", "beta": "drop", "gamma": "drop",
+                                                          "delta": "drop"}
+    assert decided["alpha"].tasks == ["a1", "a2"] and "too few" in decided["gamma"].reason
+    # undecided: "continue" while rounds remain, dropped at the last one
+    mixed = [{"a1": (0, 1), "a2": (1, 1)}, {"a1": (1, 1), "a2": (0, 0)}]
+    assert skill_decisions(mixed, placed, ["alpha"], GatingConfig(min_rounds=2, max_rounds=4))["alpha"].verdict \
+        == "continue"
+    last = skill_decisions(mixed, placed, ["alpha"], GatingConfig(min_rounds=2, max_rounds=2), final=True)["alpha"]
+    assert last.verdict == "drop" and "no clear improvement" in last.reason
+
+
+def test_more_skills_need_more_evidence_each():
+    """The boundaries move out by ln m for m skills judged on the same rounds (Bonferroni on Wald's bound)."""
+    g = GatingConfig(min_rounds=2, max_rounds=2)
+    rounds = [{"a1": (0, 1), "a2": (0, 0), "a3": (0, 0)}, {"a1": (0, 1), "a2": (0, 1), "a3": (0, 0)}]
+    placed = {"a1": "alpha", "a2": "alpha", "a3": "alpha"}
+    alone = skill_decisions(rounds, placed, ["alpha"], g, final=True)["alpha"]
+    many = skill_decisions(rounds, placed, ["alpha"] + [f"s{i}" for i in range(30)], g, final=True)["alpha"]
+    assert alone.statistic.llr == many.statistic.llr and 2.5 < alone.statistic.llr < 2.5 + 3.4  # ln 31 = 3.43
+    assert alone.verdict == "keep" and many.verdict == "drop"
+
+
+def test_restore_paths_drops_a_created_skill_and_restores_a_modified_one(tmp_path):
+    root = tmp_path / "ws"
+    (root / "skills" / "old").mkdir(parents=True)
+    (root / "skills" / "old" / "SKILL.md").write_text("v1\n")
+    repo = WorkspaceRepo.init(root, "seed")
+    seed = repo.head()
+    (root / "skills" / "old" / "SKILL.md").write_text("v2\n")
+    (root / "skills" / "new").mkdir()
+    (root / "skills" / "new" / "SKILL.md").write_text("new\n")
+    (root / "skills" / "kept").mkdir()
+    (root / "skills" / "kept" / "SKILL.md").write_text("kept\n")
+    candidate = repo.snapshot("candidate")
+    pruned = repo.restore_paths(seed, ["skills/old", "skills/new"], "drop two")
+    assert repo.parents(pruned) == [candidate]
+    assert (root / "skills" / "old" / "SKILL.md").read_text() == "v1\n" and not (root / "skills" / "new").exists()
+    assert (root / "skills" / "kept" / "SKILL.md").read_text() == "kept\n" and not repo.is_dirty()
+    with pytest.raises(Exception, match="not a path inside"):
+        repo.restore_paths(seed, ["../outside"], "no")
+
+
+def _skill(name: str, description: str) -> str:
+    return (f"mkdir -p /workspace/skills/{name} && cat > /workspace/skills/{name}/SKILL.md <<'EOF'\n---\n"
+            f"name: {name}\ndescription: {description}\n---\n## Steps\n1. Write the answer file.\n"
+            "## Verification\n- cat the file\nEOF")
+
+
+@pytest.mark.docker
+def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_path, docker_client, base_image):
+    """Two kinds of task, alpha and beta. The candidate adds a skill for each: with alpha-recipe in its
+    prompt the agent solves alpha tasks it failed before; with beta-recipe it breaks beta tasks it
+    solved. As one block the candidate changes nothing (+2 tasks, -2); per skill, alpha-recipe is
+    kept, beta-recipe dropped, and the tag holds alpha-recipe alone and says why."""
+    suite = tmp_path / "suite"
+    for kind in ("alpha", "beta"):
+        for i in range(4):
+            task = make_task(suite, f"{kind}-{i}")
+            (task / "instruction.md").write_text(f"Write 42 to /app/answer.txt for the {kind} service number {i}.")
+            toml = (task / "task.toml").read_text().replace('"file-operations"', f'"{kind}"')
+            (task / "task.toml").write_text(toml)
+    agent = [
+        {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "done"}}]},
+        {"when": r"alpha-recipe \(already read", "tool_calls": [{"name": "bash", "arguments": {
+            "command": "echo 42 > /app/answer.txt"}}]},
+        {"when": r"beta-recipe \(already read", "tool_calls": [{"name": "bash", "arguments": {
+            "command": "echo BAD > /app/answer.txt"}}]},
+        {"when": "beta service", "tool_calls": [{"name": "bash", "arguments": {"command": "echo 42 > /app/answer.txt"}}]},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": "echo PLAIN"}}]},
+    ]
+    judge = [{"content": {"score": 5, "category": "alpha", "outcome": "Did something.", "failure_reason": None}}]
+    evolver = [
+        {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "two recipes"}}]},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": _skill(
+            "alpha-recipe", "Use for alpha service answer files.") + "\n" + _skill(
+            "beta-recipe", "Use for beta service answer files.")}}]},
+    ]
+    models = {}
+    for role, script in {"agent": agent, "judge": judge, "evolver": evolver}.items():
+        (tmp_path / f"{role}.yaml").write_text(yaml.safe_dump(script))
+        models[role] = {"model": f"scripted/{tmp_path / f'{role}.yaml'}"}
+    config = {"max_skills": 4, "batch_size": 2, "holdout_ratio": 0.5, "max_cycles": 1, "workers": 2, "seed": 1,
+              "skill_in_prompt_tokens": 300,
+              "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
+              "models": models, "limits": {"max_steps": 4}, "evolver": {"mode": "single"},
+              "explore": {"passes": 0, "reflect": False, "agree": False},
+              "gating": {"per_skill": True, "temperature": 0.3, "min_rounds": 2, "max_rounds": 2}}
+    (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(config))
+    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id="per-skill", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    run = engine.run_dir.root
+    gate = json.loads((run / "cycles" / "001" / "gate.json").read_text())
+    decided = {d["skill"]: (d["verdict"], len(d["tasks"])) for d in gate["skills"]}
+    assert decided == {"alpha-recipe": ("keep", 2), "beta-recipe": ("drop", 2)}
+    assert gate["accepted"] and gate["statistic"]["delta"] == 0.0  # as one block: nothing gained
+    repo = WorkspaceRepo.open(run / "workspace")
+    tag = repo.tags()[-1]
+    assert tag.name == "evo-1" and tag.metrics["skills_kept"] == ["alpha-recipe"]
+    assert "beta-recipe" in tag.metrics["skills_dropped"]
+    skills = sorted(p.name for p in (run / "workspace" / "skills").iterdir())
+    assert skills == ["alpha-recipe", "check-your-work"]
+    assert repo.parents(tag.commit) == [gate["mutated_commit"]]  # the pruned commit, on top of the candidate
