@@ -481,3 +481,30 @@ def test_every_reference_solution_of_the_shipped_suites_acts_on_what_its_instruc
                 assert acts_on_what_it_names((task / "instruction.md").read_text(), [solution.read_text()]), task
     assert checked >= 80
     assert not acts_on_what_it_names("Write it to `/app/out.txt`.", ["echo hi > /tmp/out.txt"])
+
+
+def test_a_declared_family_gets_a_skill_of_its_own_placed_by_its_category(tmp_path):
+    """Issue 66: where the suite declares families, each family's entries make one skill (one recipe
+    per skill), so the gate per skill can drop a wrong recipe without its neighbours of the same
+    category; the skill still declares its category, which is what the prompt places it by."""
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    tasks = [("tag-a", "git-annotated-tag", "Tag HEAD of /app/repo as v1 with message M.",
+              "git -C /app/repo tag -a v1 -m M"),
+             ("tag-b", "git-annotated-tag", "Create the annotated tag v2 in /app/api.", "git -C /app/api tag -a v2 -m N"),
+             ("subject-a", "git-last-commit-subject", "Write the last subject of /app/repo to /app/s.txt.",
+              "git -C /app/repo log -1 --format=%s > /app/s.txt"),
+             ("lone", "", "Count the commits of /app/repo into /app/n.txt.",
+              "git -C /app/repo rev-list --count HEAD > /app/n.txt")]
+    for name, family, instruction, command in tasks:
+        folder = _task(obs, name, instruction=instruction, score=9.0, commands=[command])
+        if family:
+            worked = json.loads((folder / "worked.json").read_text())
+            (folder / "worked.json").write_text(json.dumps({**worked, "family": family}))
+    _evolve(tmp_path, ws, obs, _config(max_skills=6))
+    skills = sorted(p.name for p in (ws / "skills").iterdir())
+    assert skills == ["check-your-work", "git-annotated-tag-worked-commands", "git-last-commit-subject-worked-commands",
+                      "git-worked-commands"]
+    text = (ws / "skills" / "git-annotated-tag-worked-commands" / "SKILL.md").read_text()
+    front = yaml.safe_load(text.split("---")[1])
+    assert front["metadata"]["category"] == "git" and "tag -a v2" in text and "log -1" not in text
+    assert "rev-list" in (ws / "skills" / "git-worked-commands" / "SKILL.md").read_text()

@@ -43,11 +43,13 @@ def observe(engine, n: int, solved: SolveResult) -> ObserveResult:
         item = ObservedItem(task=task.id, programs=result.programs)
         trajectory = read_json(Path(result.trajectory_path), None) if result.trajectory_path else None
         if trajectory is None:
-            item.judge_error = f"no trajectory ({result.failure_mode})"
+            # label-free, the failure mode is one bit of a label (None exactly when the tests passed)
+            item.judge_error = ("no trajectory" if engine.config.trajectory_only
+                                else f"no trajectory ({result.failure_mode})")
         else:
             item.signals = extract_signals(trajectory).to_dict()
             item.compressed = judge.compress(trajectory).text  # once: the judge and the evolver read it
-            item.category, item.worked = task.category, worked_commands(trajectory)
+            item.category, item.family, item.worked = task.category, task.family, worked_commands(trajectory)
             evidence = state_evidence(engine, task, engine.run_dir.cycle_dir(n) / "solve" / "state" / task.id)
             to_judge.append((item, JudgeItem(task.instruction, trajectory, task.id, item.compressed, evidence)))
         items.append(item)

@@ -88,12 +88,20 @@ class Passed:
     category: str
     entry: Entry
     explored: bool  # only a hotter attempt (the explore phase) passed it
+    family: str = ""  # the task's declared family: its entries make a skill of their own (group)
 
     @classmethod
-    def of(cls, task: str, category: str, sentence: str, commands: list[str], explored: bool) -> Passed:
+    def of(cls, task: str, category: str, sentence: str, commands: list[str], explored: bool,
+           family: str = "") -> Passed:
         """A passed task's entry: its last three commands; no category is "uncategorized", as Task's."""
         category = category or "uncategorized"
-        return cls(task, category, Entry(sentence, commands[-3:], task, category_key(category)), explored)
+        return cls(task, category, Entry(sentence, commands[-3:], task, category_key(category)), explored, family)
+
+    @property
+    def group(self) -> str:
+        """What its skill is named after: its family where the suite declares one (one recipe per
+        skill, so the gate per skill drops a wrong recipe without its neighbours), else its category."""
+        return self.family or self.category
 
 
 @dataclass
@@ -222,14 +230,16 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
                 left[folder.name] = "its commands name none of the paths its instruction names"
             continue
         category = worked.get("category") if isinstance(worked.get("category"), str) else ""
-        found.append(Passed.of(folder.name, category, sentence, kept, explored))
+        family = worked.get("family") if isinstance(worked.get("family"), str) else ""
+        found.append(Passed.of(folder.name, category, sentence, kept, explored, family))
     return found
 
 
 def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: int, *,
                 shared_chars: int | None = None,
                 rejected: frozenset[tuple[str, tuple[str, ...]]] = frozenset(), lessons: bool = False) -> Plan:
-    """Per category skill its entries: those it has (read back from its SKILL.md) and the new ones,
+    """Per category skill (per family skill, where the suite declares the task's family: Passed.group)
+    its entries: those it has (read back from its SKILL.md) and the new ones,
     the oldest dropped while the body would be over `body_chars`. MIXED is placed one section at a
     time (agent/inline.py): each kind's part of it within `body_chars`, the whole within
     `shared_chars` (the format's limit; default `body_chars`). A category without a skill gets
@@ -238,33 +248,35 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
     (their entries taken in turn, so none is crowded out first). A new entry in `rejected`
     (Entry.key) is left out. `lessons`: the bodies hold the rules their entries share (body)."""
     plan = Plan()
-    by_category: dict[str, list[Passed]] = defaultdict(list)
+    by_group: dict[str, list[Passed]] = defaultdict(list)  # a family's entries, else a category's
     for item in found:
         if item.entry.key() in rejected:
             plan.left[item.task] = "the same entry was new in a change the gate rejected"
         else:
-            by_category[item.category].append(item)
+            by_group[item.group].append(item)
     existing = skill_names(before)
     free = max(0, max_skills - len(existing))
-    ordered = sorted(by_category.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    for category, items in ordered:
-        if skill_name(category) is None:
+    ordered = sorted(by_group.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    for group, items in ordered:
+        if skill_name(group) is None:
             for item in items:
-                plan.left[item.task] = f"its category {category[:40]!r} gives no valid skill name"
-    ordered = [(category, items) for category, items in ordered if skill_name(category) is not None]
-    wanting = sum(1 for category, _ in ordered if skill_name(category) not in existing)
+                plan.left[item.task] = f"its {'family' if item.family else 'category'} {group[:40]!r} gives no " \
+                                       "valid skill name"
+    ordered = [(group, items) for group, items in ordered if skill_name(group) is not None]
+    wanting = sum(1 for group, _ in ordered if skill_name(group) not in existing)
     mixed = MIXED in existing and written_here(before / "skills" / MIXED / "SKILL.md")
     if MIXED not in existing and wanting > free >= 1:
         free, mixed = free - 1, True
     shared: list[list[Passed]] = []
-    for category, items in ordered:
-        name = str(skill_name(category))
+    for group, items in ordered:
+        name = str(skill_name(group))
         if name in existing and not written_here(before / "skills" / name / "SKILL.md"):
             for item in items:
                 plan.left[item.task] = f"a skill {name} exists that this evolver did not write"
         elif name != MIXED and (name in existing or free > 0):
             free -= name not in existing
-            _add(plan, before, name, _clean(category), items, existing, body_chars, body_chars, lessons=lessons)
+            _add(plan, before, name, _clean(items[0].category), items, existing, body_chars, body_chars,
+                 lessons=lessons)
         elif mixed:
             shared.append(items)
         else:

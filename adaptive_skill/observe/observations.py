@@ -28,6 +28,7 @@ class ObservedItem:
     judge_verdict: dict[str, Any] | None = None
     programs: dict[str, list[str]] | None = None  # which common programs the container had (sandbox/programs.py)
     category: str | None = None  # the task's category (its suite's metadata)
+    family: str | None = None  # the task's declared family (its suite's families.toml), if any
     worked: list[str] | None = None  # the attempt's worked commands (trajectory/worked.py); None: no trajectory
 
     @property
@@ -42,6 +43,8 @@ class ObservedItem:
             data["programs"] = self.programs
         if self.worked is not None:
             data["category"], data["worked"] = self.category, self.worked
+            if self.family:
+                data["family"] = self.family
         return data
 
     @classmethod
@@ -49,12 +52,14 @@ class ObservedItem:
         return cls(task=data["task"], verdict=data["verdict"], judge_error=data["judge_error"],
                    signals=data["signals"], reviewed="judge_verdict" in data,
                    judge_verdict=data["judge_verdict"] if "judge_verdict" in data else None,
-                   programs=data.get("programs"), category=data.get("category"), worked=data.get("worked"))
+                   programs=data.get("programs"), category=data.get("category"), family=data.get("family"),
+                   worked=data.get("worked"))
 
 
 SKILL_USE = "skills.md"  # how the agent used each skill (observe/attribution.py), when there are skills
 TESTS = "tests.json"  # per task, with trajectory_only off: {"passed": bool}
 WORKED = "worked.json"  # per task with a trajectory: {"category": str, "commands": [the worked commands]}
+# (and "family": str where the suite declares the task's family)
 EXPLORED = "explored.json"  # per task the explore phase re-attempted: its attempts (engine._explore)
 
 
@@ -102,8 +107,9 @@ def _observations(root: Path, items: list[ObservedItem], instructions: dict[str,
         if item.programs is not None:
             (folder / PROGRAMS).write_text(json.dumps(item.programs), encoding="utf-8")
         if item.worked is not None:
-            (folder / WORKED).write_text(json.dumps({"category": item.category, "commands": item.worked}, indent=1),
-                                         encoding="utf-8")
+            worked = {"category": item.category, "commands": item.worked, **({"family": item.family} if item.family
+                                                                              else {})}
+            (folder / WORKED).write_text(json.dumps(worked, indent=1), encoding="utf-8")
         if labels is not None and item.task in labels:
             (folder / TESTS).write_text(json.dumps({"passed": labels[item.task]}), encoding="utf-8")
     if programs := sentence([p for p in (Programs.from_dict(item.programs) for item in items) if p]):
