@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "record; with judge.check_state also on checks of its final state) and put the "
                              "estimate beside the tests' result, with its precision and recall against them "
                              "(<out>/estimates/<task>.json)")
+    parser.add_argument("--keep-state", action="store_true",
+                        help="--agent llm in Docker: keep what each attempt left (<out>/state/<task>/, its digest in "
+                             "state.json), as the engine keeps it for the vote of explore.agree")
     add_format_arg(parser, ("text", "json"), "text (default): a table; json: results, refused tasks and a summary",
                    json_flag=True)
     add_quiet_arg(parser, "no progress output")
@@ -58,7 +61,9 @@ def run_cmd(args: argparse.Namespace) -> int:
     else:
         agent, run_root = build_agent(args.agent, config), None
     checking = args.estimate and config.judge.check_state and provider.kind == "docker"
-    state_dir = run_root / "state" if checking else None
+    if args.keep_state and (args.agent != "llm" or provider.kind != "docker"):
+        raise UserError("--keep-state needs --agent llm and sandbox.kind: docker (it reads the container's files)")
+    state_dir = run_root / "state" if checking or args.keep_state else None
 
     with BatchProgress(f"{agent.name} on {len(tasks)} tasks", len(tasks), quiet=args.quiet) as progress:
         results = run_batch(
@@ -66,7 +71,7 @@ def run_cmd(args: argparse.Namespace) -> int:
             on_start=lambda task: progress.started(task.id),
             on_result=lambda r, cached: progress.finished(
                 r.task_id, r.passed, ("(already done) " if cached else "") + (r.failure_mode or "")))
-    estimates = estimate_results(config, provider, tasks, results, run_root, state_dir,
+    estimates = estimate_results(config, provider, tasks, results, run_root, state_dir if checking else None,
                                  args.quiet) if args.estimate else None
 
     if args.format == "json":
@@ -83,7 +88,9 @@ def run_cmd(args: argparse.Namespace) -> int:
 def estimate_results(config, provider, tasks, results, run_root: Path, state_dir: Path | None,
                      quiet: bool) -> dict[str, dict]:
     """Each attempt's label-free estimate (observe/estimate.py), written to run_root/estimates/<task>.json
-    with the tests' result beside it, and reused by a re-run."""
+    with the tests' result and the seconds it took beside it, and reused by a re-run."""
+    import time
+
     from adaptive_skill.files import read_json, write_json_atomic
     from adaptive_skill.llm import Accounting, make_llm
     from adaptive_skill.observe.checks import Checker
@@ -102,11 +109,13 @@ def estimate_results(config, provider, tasks, results, run_root: Path, state_dir
             path = run_root / "estimates" / f"{result.task_id}.json"
             saved = read_json(path, None)
             if not isinstance(saved, dict):
+                started = time.monotonic()
                 estimate = estimate_attempt(judge, by_id[result.task_id], load_trajectory(result.trajectory_path),
                                             checker=checker, provider=provider,
                                             state_dir=state_dir / result.task_id if state_dir else None)
                 verified = result.failure_mode != "unverified"
-                saved = {**estimate.to_dict(), "tests_passed": bool(result.passed) if verified else None}
+                saved = {**estimate.to_dict(), "tests_passed": bool(result.passed) if verified else None,
+                         "seconds": round(time.monotonic() - started, 3)}  # what the verdict cost
                 write_json_atomic(path, saved)
             estimates[result.task_id] = saved
             progress.finished(result.task_id, bool(saved.get("likely_solved")),

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""The seed's pass rate per family, from the result files of `adaptive-skill run --agent llm` runs.
+
+    python benchmarks/terminal-families/rates.py benchmarks/terminal-families/seed-rates/r0 \
+        benchmarks/terminal-families/seed-rates/r1
+
+Each run directory holds results/<task>.json (as `run --out DIR` writes them). Prints one row per
+family: its category, the attempts the tests passed of those made, the rate with its 95% Wilson
+interval, and whether the rate lies in the band where a family can teach something (15-85%: a
+family the seed always passes or always fails teaches nothing). `--check FILE` exits 1 when FILE
+(the suite's README) does not hold the table exactly, so the table there is re-derived, not typed.
+Imports nothing of adaptive_skill.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+LOW, HIGH = 0.15, 0.85
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def results(run: Path) -> dict[str, bool]:
+    out = {}
+    for path in sorted((run / "results").glob("*.json")):
+        data = json.loads(path.read_text())
+        if data.get("failure_mode") in ("build_error", "sandbox_error", "interrupted"):
+            continue  # not an attempt of the model's: the machine failed it
+        out[data["task_id"]] = bool(data.get("passed"))
+    return out
+
+
+def table(runs: list[Path]) -> str:
+    families = tomllib.loads((HERE / "families.toml").read_text())["families"]
+    categories = {}
+    for task_toml in HERE.glob("*/task.toml"):
+        meta = tomllib.loads(task_toml.read_text()).get("metadata", {})
+        categories[task_toml.parent.name] = meta.get("category", "")
+    seen = [results(run) for run in runs]
+    rows = ["| family | category | passed / attempts | rate [95% CI] | 15-85% |", "|---|---|---:|---|:---:|"]
+    total = [0, 0]
+    inside = 0
+    for name, members in sorted(families.items()):
+        outcomes = [one[t] for one in seen for t in members if t in one]
+        hits, n = sum(outcomes), len(outcomes)
+        total[0] += hits
+        total[1] += n
+        low, high = wilson(hits, n)
+        ok = n > 0 and LOW <= hits / n <= HIGH
+        inside += ok
+        rate = f"{hits / n:.0%} [{low:.0%}, {high:.0%}]" if n else "-"
+        rows.append(f"| {name} | {categories.get(members[0], '')} | {hits} / {n} | {rate} | {'yes' if ok else 'no'} |")
+    low, high = wilson(*total)
+    rows.append(f"| all | | {total[0]} / {total[1]} | {total[0] / max(total[1], 1):.0%} [{low:.0%}, {high:.0%}] "
+                f"| {inside} of {len(families)} |")
+    return "\n".join(rows) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="run directories (each with results/)")
+    parser.add_argument("--check", type=Path, metavar="FILE", help="exit 1 unless FILE holds the table exactly")
+    args = parser.parse_args(argv)
+    text = table(args.runs)
+    if args.check:
+        if text not in args.check.read_text():
+            print(f"{args.check}: does not hold the table these runs give:\n{text}")
+            return 1
+        print(f"{args.check} holds the table")
+        return 0
+    print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
