@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_families import unlike_members, undeclared_twins
+from test_families import undeclared_twins, unlike_members
 
 from adaptive_skill.tasks import load_suite
 
