@@ -286,7 +286,25 @@ def test_unknown_model_costs_zero_with_one_warning(caplog):
     warnings = [r for r in caplog.records if "nobody/unknown-model" in r.getMessage()]
     assert len(warnings) == 1
     assert "counts as 0" in warnings[0].getMessage()
+    assert "models.agent.free: true" in warnings[0].getMessage()  # and how to say what it costs
     assert accounting.totals().calls == 3
+
+
+def test_a_declared_price_counts_and_free_is_free(caplog):
+    """Issue 67: a model litellm cannot price (one behind your own server) is declared free, or given
+    its dollars per token, so a budget in dollars holds; neither warns. Both at once is refused."""
+    accounting = Accounting()
+    priced = client(FakeTransport(reply(prompt=1000, completion=200, model="openai/qwen-coder")), accounting=accounting,
+                    model="openai/qwen-coder", cost_per_token={"input": 1e-6, "output": 4e-6})
+    free = client(FakeTransport(reply(prompt=1000, completion=200, model="openai/qwen-coder", cost=0.5)),
+                  accounting=accounting, model="openai/qwen-coder", free=True)
+    with caplog.at_level(logging.WARNING, logger="adaptive_skill.llm.accounting"):
+        assert priced.complete([{"role": "user", "content": "x"}]).cost == pytest.approx(1000 * 1e-6 + 200 * 4e-6)
+        assert free.complete([{"role": "user", "content": "x"}]).cost == 0.0
+    assert not [r for r in caplog.records if "no price known" in r.getMessage()]
+    assert accounting.totals().cost == pytest.approx(0.0018)
+    with pytest.raises(ValueError, match="exclude each other"):
+        ModelConfig(model="openai/x", free=True, cost_per_token={"input": 0, "output": 0})
 
 
 def test_accounting_by_role_task_model_and_run():

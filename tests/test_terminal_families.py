@@ -58,9 +58,9 @@ def test_validation_record_covers_every_task_and_every_task_is_sound():
     rows = {row["id"]: row for row in record["tasks"]}
     assert set(rows) == set(tasks)
     assert all(row["sound"] for row in rows.values()), [i for i, r in rows.items() if not r["sound"]]
-    from adaptive_skill.sandbox.images import task_image_tag
+    from adaptive_skill.files import tree_hash
 
-    assert {i: r["image"] for i, r in rows.items()} == {i: task_image_tag(t) for i, t in tasks.items()}
+    assert {i: r["files"] for i, r in rows.items()} == {i: tree_hash(t.path) for i, t in tasks.items()}
 
 
 @pytest.mark.skipif(os.environ.get("ADAPTIVE_SKILL_FAMILIES_DOCKER") != "1",

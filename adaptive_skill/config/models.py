@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from adaptive_skill.config.base import _Strict
+
+
+class CostPerToken(_Strict):
+    """Dollars per token, for a model litellm has no price for (a model behind your own server)."""
+
+    input: float = Field(ge=0.0)
+    output: float = Field(ge=0.0)
 
 
 class ModelConfig(_Strict):
@@ -21,6 +28,11 @@ class ModelConfig(_Strict):
     timeout_sec: float = Field(120.0, gt=0)
     max_retries: int = Field(4, ge=0, le=20)
     seed: int | None = None  # sampling seed, where the provider takes one (the gate sets one per round)
+    # What a call costs, declared: `free: true` (a model you serve yourself) or `cost_per_token:
+    # {input, output}` in dollars. Declared, it is used in place of litellm's price map; left out, a
+    # model litellm cannot price counts as 0 and the run says so once (docs/llm.md).
+    free: bool = False
+    cost_per_token: CostPerToken | None = None
     # How the agent talks to this model: `auto` is the model's own (an API model's native tool calls
     # where litellm knows them; an embedded model's as measured per model, docs/llm.md), `tools`
     # native tool calls, `text` the fenced-block text protocol. `protocol_demo` sends the text
@@ -43,6 +55,12 @@ class ModelConfig(_Strict):
     @classmethod
     def _empty_is_unset(cls, value: str | None) -> str | None:
         return value or None  # `${KEY:-}` with KEY unset means "not configured"
+
+    @model_validator(mode="after")
+    def _one_price(self) -> ModelConfig:
+        if self.free and self.cost_per_token is not None:
+            raise ValueError("free: true and cost_per_token exclude each other: set one")
+        return self
 
 
 class EmbedderConfig(_Strict):

@@ -179,21 +179,28 @@ class LLMClient:
                           arguments=_arguments_text(call.function.arguments))
                  for index, call in enumerate(getattr(message, "tool_calls", None) or [])]
         usage = getattr(raw, "usage", None)
+        counted = Usage(prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+                        completion_tokens=getattr(usage, "completion_tokens", 0) or 0)
         return LLMResponse(
-            content=message.content, tool_calls=calls,
-            usage=Usage(prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                        completion_tokens=getattr(usage, "completion_tokens", 0) or 0),
-            cost=self._cost(raw, litellm), model=self.model, duration_sec=duration,
+            content=message.content, tool_calls=calls, usage=counted,
+            cost=self._cost(raw, litellm, counted), model=self.model, duration_sec=duration,
             finish_reason=choice.finish_reason)
 
-    def _cost(self, raw: Any, litellm: Any) -> float:
+    def _cost(self, raw: Any, litellm: Any, usage: Usage) -> float:
+        """The config's declared price where it gives one (free, or cost_per_token), else litellm's."""
+        if self.config.free:
+            return 0.0
+        if (price := self.config.cost_per_token) is not None:
+            return usage.prompt_tokens * price.input + usage.completion_tokens * price.output
         known = (getattr(raw, "_hidden_params", None) or {}).get("response_cost")
         if isinstance(known, int | float):
             return float(known)
         try:
             return float(litellm.completion_cost(completion_response=raw, model=self.model))
         except Exception as exc:  # a model missing from the cost map must not stop a run
-            self.accounting.warn_unknown_cost(self.model, _one_line(exc, 120))
+            self.accounting.warn_unknown_cost(
+                self.model, f"{_one_line(exc, 120)}; declare it: models.{self.role}.free: true, or "
+                            f"models.{self.role}.cost_per_token: {{input: D, output: D}} in dollars per token")
             return 0.0
 
     def _response_format(self, schema: type[Schema]) -> dict[str, Any] | None:
