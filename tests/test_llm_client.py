@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Literal
 
 import pytest
 from pydantic import BaseModel
@@ -495,3 +496,61 @@ def test_the_configured_protocol_overrides_the_models_own_and_extra_request_is_s
                     extra_request={"metadata": {"adaptive_skill_instance": "judge"}})
     llm.complete([{"role": "user", "content": "hi"}])
     assert transport.requests[0]["metadata"] == {"adaptive_skill_instance": "judge"}
+
+
+class Verdictish(BaseModel):
+    category: Literal["git", "files"]
+    outcome: str
+    score: float
+
+
+def served(request_log: list, *, schema_ok: str | None):
+    """A server that, like llama-cpp-python's, refuses the OpenAI json_schema format with a 500 and holds
+    a reply to the schema only the way `schema_ok` names; otherwise it answers an object without the
+    fields (what the 1.5B wrote under a bare JSON object)."""
+    def transport(**request):
+        request_log.append(request)
+        fmt = request.get("response_format") or {}
+        body = request.get("extra_body") or {}
+        if fmt.get("type") == "json_schema" and schema_ok != "json_schema":
+            raise litellm.InternalServerError(message="Input should be 'text' or 'json_object'",
+                                              llm_provider="openai", model="qwen-coder")
+        way = ("json_schema" if fmt.get("type") == "json_schema" else "json_object_schema" if "schema" in fmt
+               else "body_json_schema" if "json_schema" in body else "guided_json" if "guided_json" in body
+               else "json_object" if fmt else "prompt")
+        if way == schema_ok:
+            return reply('{"category": "git", "outcome": "made the tag", "score": 9}', model="openai/qwen-coder")
+        return reply('{"answer": "yes"}', model="openai/qwen-coder")
+    return transport
+
+
+def test_a_served_model_gets_the_way_its_endpoint_takes_a_schema():
+    """Issue 67: litellm cannot tell what a self-served model takes; the run asks once each way, strongest
+    first, no retries, and keeps the first whose reply validates; replies then use it."""
+    log: list = []
+    llm = client(served(log, schema_ok="json_object_schema"), model="openai/qwen-coder",
+                 api_base="http://127.0.0.1:9/v1")
+    found = llm.negotiate(Verdictish)
+    assert found.way == "json_object_schema" and found.probed
+    assert [t.way for t in found.tried] == ["json_schema", "json_object_schema"]
+    assert found.tried[0].outcome.startswith("refused:") and "json_object" in found.tried[0].outcome
+    assert len(log) == 2  # one question each, no retry of the refusal
+    assert llm.complete_json([{"role": "user", "content": "judge"}], Verdictish).score == 9
+    assert log[-1]["response_format"] == {"type": "json_object", "schema": Verdictish.model_json_schema()}
+
+
+def test_no_way_that_gives_a_valid_reply_is_one_line_naming_role_model_and_what_was_said():
+    log: list = []
+    llm = client(served(log, schema_ok=None), model="openai/qwen-coder", api_base="http://127.0.0.1:9/v1")
+    found = llm.negotiate(Verdictish)
+    assert found.way is None and len(found.tried) == 6
+    line = found.line()
+    assert "\n" not in line and line.startswith("models.agent (openai/qwen-coder at http://127.0.0.1:9/v1)")
+    assert "json_schema: refused" in line and "prompt: no valid reply" in line
+
+
+def test_a_hosted_model_litellm_knows_is_not_probed():
+    log: list = []
+    llm = client(served(log, schema_ok="json_schema"), model="gpt-4o-mini")
+    found = llm.negotiate(Verdictish)
+    assert found.way == "json_schema" and not found.probed and log == []

@@ -101,6 +101,14 @@ def estimate_results(config, provider, tasks, results, run_root: Path, state_dir
     by_id = {t.id: t for t in tasks}
     llm = make_llm(config.models.judge, Accounting(config.limits), role="judge")
     judge = Judge(llm, config.judge, run_root / "judge-cache")
+    if hasattr(llm, "negotiate"):  # a served model: find how its endpoint takes the verdict's schema
+        from adaptive_skill.llm.base import LLMConfigError
+
+        found = llm.negotiate(judge.schema)
+        if found.way is None:
+            raise LLMConfigError(found.line())
+        if found.probed and not quiet:
+            print(found.line(), file=sys.stderr)
     checker = Checker(llm, run_root / "judge-cache" / "checks", timeout=config.judge.check_timeout_sec) \
         if state_dir is not None else None
     estimates: dict[str, dict] = {}

@@ -130,6 +130,9 @@ class AdaptiveSkillEngine:
     def run(self) -> str:
         """Cycle until a stop condition; return the final status."""
         self.log(f"run {self.run_dir.root}: {len(self.train)} train / {len(self.holdout)} holdout tasks")
+        for endpoint in self.roles.endpoints():  # before any attempt: a role with no usable reply stops here
+            if endpoint.probed:
+                self.log(endpoint.line())
         if self.refused:
             self.run_dir.event("tasks_refused", tasks=[r.to_dict() for r in self.refused])
             for refused in self.refused:

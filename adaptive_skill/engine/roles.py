@@ -51,6 +51,42 @@ class Roles:
 
         return make_llm(self.config.models.evolver.model_copy(update={"seed": seed}), self.accounting, role="evolver")
 
+    def endpoints(self) -> list:
+        """How each role that asks for JSON (the judge; the structured evolver) takes a structured reply
+        (llm/negotiate.py): kept in the run's endpoints.json, else found now and kept, so a resumed
+        run asks nothing. A role with no way that gives a valid reply stops the run here, in one line
+        (LLMConfigError). Embedded and scripted models hold replies to the schema themselves."""
+        from adaptive_skill.files import read_json, write_json_atomic
+        from adaptive_skill.llm.base import LLMConfigError
+        from adaptive_skill.llm.negotiate import Negotiated
+
+        schemas = {"judge": self.judge().schema}
+        if self.config.evolver.mode == "structured":
+            from adaptive_skill.evolve.structured import SkillReply
+
+            schemas["evolver"] = SkillReply
+        path = self.run_dir.root / "endpoints.json"
+        kept = read_json(path, {})
+        kept = kept if isinstance(kept, dict) else {}
+        found = []
+        for role, schema in schemas.items():
+            llm = self.llm(role)
+            if not hasattr(llm, "negotiate"):
+                continue
+            saved = kept.get(role)
+            if isinstance(saved, dict) and saved.get("model") == llm.model and saved.get("way") \
+                    and saved.get("api_base") in (None, llm.config.api_base):
+                one = Negotiated.from_dict(saved)
+                llm.structured_way = one.way
+            else:
+                one = llm.negotiate(schema)
+                kept[role] = one.to_dict()
+                write_json_atomic(path, kept)
+            if one.way is None:
+                raise LLMConfigError(one.line())
+            found.append(one)
+        return found
+
     def judge(self):
         if self._judge is None:
             from adaptive_skill.observe.judge import Judge

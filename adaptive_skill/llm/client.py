@@ -17,6 +17,7 @@ from adaptive_skill.llm import structured
 from adaptive_skill.llm._litellm import import_litellm
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.base import LLMConfigError, LLMError, LLMResponse, ToolCall, Usage
+from adaptive_skill.llm.negotiate import Negotiated, Way
 from adaptive_skill.protocols import Schema
 
 JsonMode = Literal["schema", "object", "prompt"]
@@ -48,6 +49,7 @@ class LLMClient:
         self.evolver_demo = evolver_demo if config.evolver_demo is None else config.evolver_demo
         self._extra_request = dict(extra_request or {})
         self._json_mode = json_mode
+        self.structured_way: Way | None = None  # set by negotiate(), or by a run that kept it (endpoints.json)
         self.supports_grammar = supports_grammar  # takes a GBNF grammar for complete() (embedded models)
         self._rng = rng or random.Random()
         self._backoff_base = backoff_base
@@ -104,21 +106,52 @@ class LLMClient:
 
     def complete_json(self, messages: list[dict[str, Any]], schema: type[Schema], *,
                       task_id: str | None = None) -> Schema:
-        response_format = self._response_format(schema)
-        return structured.complete_json(
-            lambda prompt: self._call(prompt, task_id=task_id, response_format=response_format), messages, schema)
+        fields = self._structured_fields(schema)
+        return structured.complete_json(lambda prompt: self._call(prompt, task_id=task_id, extra=fields),
+                                        messages, schema)
+
+    def negotiate(self, schema: type[Schema]) -> Negotiated:
+        """How this role's endpoint takes a reply of `schema` (llm/negotiate.py): litellm's knowledge
+        of a hosted model it places, else one small question each way, strongest first, without
+        retries (a refusal is an answer). The way found is used from then on; with none found the
+        result's `way` is None and nothing is changed."""
+        from adaptive_skill.llm.negotiate import WAYS, Negotiated, Tried, probe_messages, request_fields
+
+        mode = _detect_json_mode(import_litellm(), self.model)
+        if not self.config.api_base and mode != "prompt":
+            self.structured_way = {"schema": "json_schema", "object": "json_object"}[mode]
+            return Negotiated(self.role, self.model, None, self.structured_way, probed=False)
+        found = Negotiated(self.role, self.model, self.config.api_base, None, probed=True)
+        for way in WAYS:
+            try:
+                reply = self._call(structured.with_instruction(probe_messages(schema), schema),
+                                   extra=request_fields(way, schema), retries=0)
+                structured.parse_json(reply.content, schema)
+            except LLMConfigError:
+                raise  # no key, no such model: no way will do
+            except (LLMError, ValueError) as exc:
+                kind = "refused" if isinstance(exc, LLMError) else "no valid reply"
+                found.tried.append(Tried(way, f"{kind}: {_one_line(exc, 160)}"))
+                continue
+            found.tried.append(Tried(way, "ok"))
+            found.way = self.structured_way = way
+            break
+        return found
 
     # ------------------------------------------------------------------------------------------
 
     def _call(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
-              task_id: str | None = None, response_format: dict[str, Any] | None = None,
-              grammar: str | None = None) -> LLMResponse:
+              task_id: str | None = None, extra: dict[str, Any] | None = None,
+              grammar: str | None = None, retries: int | None = None) -> LLMResponse:
         litellm = import_litellm()
         self.check()
         completion = self._completion_fn or litellm.completion
-        request = self._request(messages, tools, response_format)
+        request = self._request(messages, tools, None)
+        for key, value in (extra or {}).items():  # extra_body merges: a grammar may sit there too
+            request[key] = {**request.get(key, {}), **value} if key == "extra_body" else value
         if grammar:
             request["grammar"] = grammar
+        max_retries = self.config.max_retries if retries is None else retries
         started = time.monotonic()
         attempt = 0
         while True:
@@ -133,7 +166,7 @@ class LLMClient:
             if error is None:
                 break
             kind = _classify(error, litellm)
-            if kind == "retry" and attempt <= self.config.max_retries:
+            if kind == "retry" and attempt <= max_retries:
                 self._sleep(self._backoff(attempt, error))
                 continue
             self.accounting.record_failure(role=self.role, model=self.model, task_id=task_id)
@@ -203,15 +236,16 @@ class LLMClient:
                             f"models.{self.role}.cost_per_token: {{input: D, output: D}} in dollars per token")
             return 0.0
 
-    def _response_format(self, schema: type[Schema]) -> dict[str, Any] | None:
+    def _structured_fields(self, schema: type[Schema]) -> dict[str, Any]:
+        """The request fields that ask for `schema`: the negotiated way (negotiate), else litellm's."""
+        from adaptive_skill.llm.negotiate import request_fields
+
+        if self.structured_way is not None:
+            return request_fields(self.structured_way, schema)
         if self._json_mode is None:
             self._json_mode = _detect_json_mode(import_litellm(), self.model)
-        if self._json_mode == "schema":
-            return {"type": "json_schema",
-                    "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}}
-        if self._json_mode == "object":
-            return {"type": "json_object"}
-        return None
+        return request_fields({"schema": "json_schema", "object": "json_object"}.get(self._json_mode, "prompt"),
+                              schema)
 
     def _backoff(self, attempt: int, error: Exception) -> float:
         """Exponential backoff with full jitter; a server's Retry-After is a floor."""
