@@ -554,3 +554,11 @@ def test_a_hosted_model_litellm_knows_is_not_probed():
     llm = client(served(log, schema_ok="json_schema"), model="gpt-4o-mini")
     found = llm.negotiate(Verdictish)
     assert found.way == "json_schema" and not found.probed and log == []
+
+
+def test_an_embedded_model_is_not_probed():
+    """The embedded models hold a reply to its schema by a grammar (json_mode given): nothing to ask."""
+    log: list = []
+    llm = LLMClient(ModelConfig(model="local/qwen2.5-coder-1.5b"), Accounting(), role="judge",
+                    completion_fn=served(log, schema_ok="json_schema"), json_mode="schema")
+    assert llm.negotiate(Verdictish).way == "json_schema" and log == []

@@ -117,7 +117,7 @@ class LLMClient:
         result's `way` is None and nothing is changed."""
         from adaptive_skill.llm.negotiate import WAYS, Negotiated, Tried, probe_messages, request_fields
 
-        mode = _detect_json_mode(import_litellm(), self.model)
+        mode = self._json_mode or _detect_json_mode(import_litellm(), self.model)  # given: the embedded models'
         if not self.config.api_base and mode != "prompt":
             self.structured_way = {"schema": "json_schema", "object": "json_object"}[mode]
             return Negotiated(self.role, self.model, None, self.structured_way, probed=False)
