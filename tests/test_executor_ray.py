@@ -297,3 +297,65 @@ def test_budget_spent_on_a_node_stops_the_batch(tmp_path, config, test_session_l
     assert not (out / "results" / "task-2.json").exists()  # no result: a resume runs it again
     landed = len(list((out / "results").iterdir()))
     assert landed >= 1 and accounting.totals(role="agent").calls == 2 * landed
+
+
+def _label_free_run(tmp_path: Path, executor: dict | None) -> dict:
+    """One label-free cycle (explore.agree, distill) whose agent writes the same answer every attempt."""
+    import json
+
+    from adaptive_skill.config import load_config
+    from adaptive_skill.engine import AdaptiveSkillEngine
+
+    root = tmp_path / ("ray" if executor else "local")
+    suite(root, 4)
+    scripts = {
+        "agent": [{"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "done"}}]},
+                  {"tool_calls": [{"name": "bash", "arguments": {"command": "echo 42 > /app/answer.txt"}}]}],
+        "judge": [{"content": {"score": 9, "category": "file-operations", "outcome": "Wrote the answer file.",
+                               "failure_reason": None}}],
+    }
+    models = {}
+    for role, script in scripts.items():
+        (root / f"{role}.yaml").write_text(yaml.safe_dump(script))
+        models[role] = {"model": f"scripted/{root / f'{role}.yaml'}"}
+    settings = {"batch_size": 2, "holdout_ratio": 0.5, "max_cycles": 1, "workers": 2, "seed": 1,
+                "paths": {"workspace": str(REPO / "workspace"), "suite": str(root / "suite"),
+                          "runs_dir": str(root / "runs")},
+                "models": models, "limits": {"max_steps": 4}, "gating": {"min_rounds": 1, "max_rounds": 1},
+                "evolver": {"mode": "distill"}, "skill_in_prompt_tokens": 300,
+                "explore": {"passes": 1, "temperature": 1.0, "agree": True, "reflect": False},
+                **({"executor": executor} if executor else {})}
+    (root / "cycle.yaml").write_text(yaml.safe_dump(settings))
+    engine = AdaptiveSkillEngine.start(load_config(root / "cycle.yaml"), run_id="label-free", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.cycle_dir(1)
+    return {"explore": json.loads((cycle / "explore.json").read_text()),
+            "distill": json.loads((cycle / "evolve" / "distill.json").read_text()),
+            "states": sorted(p.name for p in (cycle / "solve" / "state").iterdir())}
+
+
+def test_the_label_free_setup_counts_on_ray_what_it_counts_locally(tmp_path, config, test_session_labels):
+    """Issue 67: attempts on Ray nodes send back their final state as they send their trajectory, so
+    explore's vote counts passes on a cluster, the same ones as the local executor on the same seeds
+    (before, every digest there was None and a run on a cluster distilled nothing)."""
+    local = _label_free_run(tmp_path, None)
+    ray = _label_free_run(tmp_path, config().executor.model_dump())
+    assert local["explore"]["agreed"] and all(v == 0 for v in local["explore"]["agreed"].values())
+    assert ray["explore"]["agreed"] == local["explore"]["agreed"]
+    assert ray["states"] == local["states"] and len(ray["states"]) == 2
+    assert sorted(p["task"] for p in ray["distill"]["passed"]) == sorted(p["task"] for p in local["distill"]["passed"])
+    assert len(ray["distill"]["passed"]) == 2
+
+
+def test_a_nodes_state_lands_only_as_a_manifest_and_its_tars(tmp_path):
+    """What a node sends back is data: names other than the manifest and `<n>.tar` are left out, and so
+    is a state over the size an attempt may keep."""
+    from adaptive_skill.executors.landing import land_state
+    from adaptive_skill.sandbox.state import MANIFEST, STATE_MAX_BYTES
+
+    land_state({MANIFEST: b"{}", "0.tar": b"t", "../escape": b"x", "/etc/passwd": b"x", "x.tar.sh": b"x"},
+               tmp_path / "a")
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["0.tar", MANIFEST]
+    assert not (tmp_path / "escape").exists()
+    land_state({MANIFEST: b"{}", "0.tar": b"\0" * (STATE_MAX_BYTES + (2 << 20))}, tmp_path / "b")
+    assert list((tmp_path / "b").iterdir()) == []

@@ -32,8 +32,8 @@ class AttemptJob:
     # llm: task id -> a note placed after that task's instruction in the agent's first message
     # (explore.reflect, agent/reflect.py); the task, its judge and its verifier are unchanged
     notes: Mapping[str, str] = field(default_factory=dict)
-    # <task>/: what each attempt left, for the label-free estimate's checks (sandbox/state.py); None
-    # keeps nothing. The local executor honours it; Ray nodes do not yet (their attempts have no state)
+    # <task>/: what each attempt left, for the label-free estimate (sandbox/state.py); None keeps
+    # nothing. A Ray node keeps it in its scratch directory and sends it back (executors/landing.py)
     state_dir: Path | None = None
 
     def __post_init__(self) -> None:

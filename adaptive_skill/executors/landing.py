@@ -1,9 +1,10 @@
 """The driver's side of a remote attempt: put what a node sent back where a local attempt would
-have left it (trajectory, skill draft), and charge its model calls to the run's Accounting (and so
+have left it (trajectory, skill draft, kept state), and charge its model calls to the run's Accounting (and so
 to its cost journal, tagged with the attempt, as a local attempt's calls are)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from adaptive_skill.executors.base import AttemptJob
@@ -31,7 +32,24 @@ def land(outcome: NodeOutcome, job: AttemptJob, accounting=None, task_id: str | 
         result.trajectory_path = str(path)
     if outcome.draft is not None and job.drafts_dir is not None:
         write_bytes_atomic(job.drafts_dir / result.task_id / "SKILL.md", outcome.draft)
+    if outcome.state is not None and job.state_dir is not None:
+        land_state(outcome.state, job.state_dir / result.task_id)
     return result
+
+
+def land_state(files: dict[str, bytes], dest: Path) -> None:
+    """An attempt's kept state, as a node sent it, where a local attempt keeps it: the manifest and
+    the tars it names, nothing else. A node's message is data: a name that is not the manifest or a
+    `<n>.tar`, or more bytes than an attempt may keep, is left out (a state without its manifest is
+    then no state: it agrees with nothing)."""
+    from adaptive_skill.sandbox.state import MANIFEST, STATE_MAX_BYTES
+
+    allowed = [name for name in files if name == MANIFEST or re.fullmatch(r"[0-9]{1,3}\.tar", name)]
+    if sum(len(files[name]) for name in allowed) > STATE_MAX_BYTES + (1 << 20):
+        allowed = []
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in sorted(allowed, key=lambda n: n == MANIFEST):  # the manifest last: it names what is there
+        write_bytes_atomic(dest / name, files[name])
 
 
 def charge(accounting, outcome: NodeOutcome, attempt: Path | None = None) -> None:

@@ -38,6 +38,7 @@ class NodeOutcome:
     result: AttemptResult | None  # None when the budget ran out: no result, the attempt is redone on resume
     trajectory: bytes | None = None  # the trajectory file as the agent wrote it
     draft: bytes | None = None  # solver_proposed: the SKILL.md the agent left
+    state: dict[str, bytes] | None = None  # job.state_dir: the attempt's kept state, file name -> bytes
     calls: list[CallRecord] = field(default_factory=list)
     failed_calls: list[tuple[str, str, str | None]] = field(default_factory=list)  # (role, model, task)
     node: str = ""
@@ -77,14 +78,15 @@ def attempt_on_node(task: Task, task_bundle: Bundle, workspace_bundle: Bundle | 
                             drafts_dir=scratch / "drafts" if job.drafts_dir is not None else None,
                             notes=job.notes)
         labels = {**job.labels, "adaptive-skill.agent": agent.name, EXECUTOR_LABEL: "ray"}
+        state_dir = scratch / "state" / task.id if job.state_dir is not None else None
         try:
-            result = _run(local_task, agent, job, labels, cache / "locks")
+            result = _run(local_task, agent, job, labels, cache / "locks", state_dir)
         except BudgetExceeded as exc:  # the calls made so far must still reach the driver's ledger
             return NodeOutcome(None, calls=accounting.calls, failed_calls=accounting.failed_calls,
                                node=socket.gethostname(), budget_exceeded=str(exc))
         result.trajectory_path = None  # a scratch path on this node; the driver sets its own
         return NodeOutcome(result, trajectory=_read(scratch / "trajectories" / f"{task.id}.json"),
-                           draft=_read(scratch / "drafts" / task.id / "SKILL.md"),
+                           draft=_read(scratch / "drafts" / task.id / "SKILL.md"), state=_state(state_dir),
                            calls=accounting.calls, failed_calls=accounting.failed_calls, node=socket.gethostname())
 
 
@@ -112,14 +114,15 @@ def rebase_task(task: Task, root: Path) -> Task:
         services=tuple(moved(service) for service in task.services))
 
 
-def _run(task: Task, agent, job: AttemptJob, labels: dict[str, str], locks: Path) -> AttemptResult:
+def _run(task: Task, agent, job: AttemptJob, labels: dict[str, str], locks: Path,
+         state_dir: Path | None = None) -> AttemptResult:
     try:
         provider = _NodeProvider(make_provider(job.config.sandbox), locks)
     except UserError as exc:  # this node's Docker engine does not answer
         return infrastructure_failure(task, agent.name, f"node {socket.gethostname()}: {exc}")
     try:
         provider.prune_orphans()
-        return run_attempt(task, agent, provider, labels)
+        return run_attempt(task, agent, provider, labels, state_dir=state_dir)
     finally:
         provider.close_all()
 
@@ -168,6 +171,15 @@ def _file_lock(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _state(state_dir: Path | None) -> dict[str, bytes] | None:
+    """The files of an attempt's kept state (the manifest and its tars, sandbox/state.py), to send
+    back as the trajectory is; None when none was kept."""
+    if state_dir is None or not state_dir.is_dir():
+        return None
+    return {path.name: path.read_bytes() for path in sorted(state_dir.iterdir())
+            if path.is_file() and not path.is_symlink()}
 
 
 def _read(path: Path) -> bytes | None:

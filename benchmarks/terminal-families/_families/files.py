@@ -273,7 +273,7 @@ _CHMOD = [
      0o444, "files",
      "Make every file in the `{root}` tree read-only for everyone, i.e. exactly mode `{m}`, down to the "
      "deepest subdirectory. Directory permissions are not to be touched."),
-    ("shared-664", "/home/team/shared", {"": 0o2775, "docs": 0o2770, "docs/specs": 0o2775, "media": 0o2770},
+    ("shared-664", "/home/team/shared", {"": 0o775, "docs": 0o770, "docs/specs": 0o775, "media": 0o770},
      {"README.md": 0o644, "docs/plan.md": 0o600, "docs/specs/api.md": 0o640, "media/banner.png": 0o644},
      0o664, "files",
      "The team needs group write access on the files in `{root}`: set mode `{m}` on each regular file "

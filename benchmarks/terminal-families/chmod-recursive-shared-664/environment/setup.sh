@@ -16,10 +16,10 @@ chmod 600 /home/team/shared/docs/plan.md
 chmod 640 /home/team/shared/docs/specs/api.md
 chmod 644 /home/team/shared/media/banner.png
 mkdir -p /home/team/shared/docs/specs
-chmod 2775 /home/team/shared/docs/specs
+chmod 775 /home/team/shared/docs/specs
 mkdir -p /home/team/shared/docs
-chmod 2770 /home/team/shared/docs
+chmod 770 /home/team/shared/docs
 mkdir -p /home/team/shared/media
-chmod 2770 /home/team/shared/media
+chmod 770 /home/team/shared/media
 mkdir -p /home/team/shared
-chmod 2775 /home/team/shared
+chmod 775 /home/team/shared

@@ -79,7 +79,7 @@ def query(db, sql):
 
 
 want_files = {'/home/team/shared/README.md': 0o664, '/home/team/shared/docs/plan.md': 0o664, '/home/team/shared/docs/specs/api.md': 0o664, '/home/team/shared/media/banner.png': 0o664}
-want_dirs = {'/home/team/shared': 0o2775, '/home/team/shared/docs': 0o2770, '/home/team/shared/docs/specs': 0o2775, '/home/team/shared/media': 0o2770}
+want_dirs = {'/home/team/shared': 0o775, '/home/team/shared/docs': 0o770, '/home/team/shared/docs/specs': 0o775, '/home/team/shared/media': 0o770}
 found_files, found_dirs = set(), set()
 for base, dirs, names in os.walk('/home/team/shared'):
     found_dirs.add(base)
