@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import yaml
@@ -500,7 +501,11 @@ def test_a_declared_family_gets_a_skill_of_its_own_placed_by_its_category(tmp_pa
         if family:
             worked = json.loads((folder / "worked.json").read_text())
             (folder / "worked.json").write_text(json.dumps({**worked, "family": family}))
-    _evolve(tmp_path, ws, obs, _config(max_skills=6))
+    by_category = tmp_path / "by-category"
+    shutil.copytree(ws, by_category)
+    _evolve(tmp_path, by_category, obs, _config(max_skills=6), name="by-category")  # the default: by category
+    assert sorted(p.name for p in (by_category / "skills").iterdir()) == ["check-your-work", "git-worked-commands"]
+    _evolve(tmp_path, ws, obs, _config(max_skills=6, evolver={"mode": "distill", "group": "family"}))
     skills = sorted(p.name for p in (ws / "skills").iterdir())
     assert skills == ["check-your-work", "git-annotated-tag-worked-commands", "git-last-commit-subject-worked-commands",
                       "git-worked-commands"]

@@ -96,5 +96,9 @@ class EvolverConfig(_Strict):
     # mode distill: above each kind's entries, the rules they share (evolve/lessons.py): "run git inside
     # the repository", "write the result into the file"; stated by code, only where 2 entries show one
     lessons: bool = False
+    # mode distill: what a skill gathers, the entries of one task category (the documented runs) or of
+    # one declared family (the suite's families.toml; a task in none goes by its category): one
+    # recipe per skill, so the gate per skill can drop a wrong one alone (docs/engine.md)
+    group: Literal["category", "family"] = "category"
     pullback: PullbackConfig = Field(default_factory=PullbackConfig)
     team: TeamConfig = Field(default_factory=TeamConfig)

@@ -23,6 +23,7 @@ and written is `distill.json` in the evolve directory.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -99,8 +100,9 @@ class Passed:
 
     @property
     def group(self) -> str:
-        """What its skill is named after: its family where the suite declares one (one recipe per
-        skill, so the gate per skill drops a wrong recipe without its neighbours), else its category."""
+        """What its skill is named after: its family where one is set (evolver.group family: one
+        recipe per skill, so the gate per skill drops a wrong recipe without its neighbours), else
+        its category."""
         return self.family or self.category
 
 
@@ -148,6 +150,8 @@ class DistillEvolver:
                 before, after = Path(scratch) / "before", Path(scratch) / "after"
                 copy_editable(workspace, before)
                 shutil.copytree(before, after, symlinks=True)
+                if c.evolver.group != "family":  # the family is kept out of what groups the entries
+                    found = [dataclasses.replace(p, family="") for p in found]
                 plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars),
                                    shared_chars=c.skills.max_body_chars,
                                    rejected=rejected_entries(workspace, rejected_commits(self.run)),
