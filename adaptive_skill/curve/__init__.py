@@ -5,6 +5,7 @@ by task and repeat, with bootstrap intervals.
     stats.py      pass rates, paired differences, the headroom share; by-task bootstrap, seeded
     bench.py      the parts (seed, evolve, tags, expert, workspaces), resumable; state.json
     summary.py    the finished parts -> results.json (the schema run.py has always written)
+    attempts.py   every attempt, compact (commands, exit codes, clipped outputs) -> attempts.jsonl.gz
     markdown.py   results.json -> results.md
     page.py       results.json -> curve.html (inline SVG, no network)
 """

@@ -224,7 +224,10 @@ class Bench:
         results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.shown, expert_split=split,
                             rounds=rounds)
         write_outputs(results, self.out)
-        self.log(f"wrote {self.out / 'results.json'}, results.md, curve.html")
+        from adaptive_skill.curve.attempts import FILE, write_attempts
+
+        count = write_attempts(self.out)
+        self.log(f"wrote {self.out / 'results.json'}, results.md, curve.html, {FILE} ({count} attempts)")
         return results
 
 

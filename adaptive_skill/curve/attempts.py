@@ -1,0 +1,75 @@
+"""A curve's attempts, compact: every attempt the curve ran (the workspaces' holdout repeats, and the
+evolve run's solve, explore and gate attempts) as one line of attempts.jsonl.gz beside results.json:
+where it ran, its task, whether its tests passed, and its steps (each command and its exit code, and
+the command's output clipped). So a record kept in the repository still says what each attempt did,
+and a distilled entry can be traced to the attempt it came from (its commands are in that line).
+
+Read through the one trajectory reader (trajectory.as_view). The files are the run's own; a
+trajectory the reader cannot read gives an attempt with no steps, never an error.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from adaptive_skill.files import read_json
+
+FILE = "attempts.jsonl.gz"
+COMMAND_CHARS = 300
+OUTPUT_CHARS = 300
+
+
+def compact_attempts(root: Path) -> Iterator[dict[str, Any]]:
+    """One row per attempt under `root` (a curve's output directory): each results/<task>.json with
+    its trajectory, in path order. Links are never followed."""
+    from adaptive_skill.trajectory import as_view
+
+    for result_path in sorted(root.rglob("results/*.json")):
+        inside = [result_path, *(p for p in result_path.parents if root in p.parents)]
+        if any(part.is_symlink() for part in inside):
+            continue
+        result = read_json(result_path, None)
+        if not isinstance(result, dict) or "task_id" not in result:
+            continue
+        steps: list[list[Any]] = []
+        trajectory = _trajectory(result_path, result)
+        if trajectory is not None:
+            try:
+                view = as_view(trajectory)
+            except ValueError:
+                view = None
+            for step in view.steps if view is not None else []:
+                steps.append([step.tool, step.argument[:COMMAND_CHARS], step.exit_code, step.output[:OUTPUT_CHARS]])
+        yield {"where": result_path.parent.parent.relative_to(root).as_posix(), "task": result["task_id"],
+               "passed": bool(result.get("passed")), "failure_mode": result.get("failure_mode"), "steps": steps}
+
+
+def _trajectory(result_path: Path, result: dict) -> Any:
+    """The attempt's trajectory: beside its results folder (trajectories/<task>.json), where every
+    attempt of a run keeps it; the result's own trajectory_path is not followed (it may point anywhere)."""
+    path = result_path.parent.parent / "trajectories" / result_path.name
+    if path.is_symlink() or not path.is_file():
+        return None
+    return read_json(path, None)
+
+
+def write_attempts(root: Path) -> int:
+    """attempts.jsonl.gz in `root`, written whole (then renamed); the number of attempts."""
+    target = root / FILE
+    partial = root / (FILE + ".partial")
+    count = 0
+    with gzip.open(partial, "wt", encoding="utf-8") as out:
+        for row in compact_attempts(root):
+            out.write(json.dumps(row, sort_keys=True) + "\n")
+            count += 1
+    partial.replace(target)
+    return count
+
+
+def read_attempts(root: Path) -> list[dict[str, Any]]:
+    with gzip.open(root / FILE, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
