@@ -124,3 +124,13 @@ def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_pa
     skills = sorted(p.name for p in (run / "workspace" / "skills").iterdir())
     assert skills == ["alpha-recipe", "check-your-work"]
     assert repo.parents(tag.commit) == [gate["mutated_commit"]]  # the pruned commit, on top of the candidate
+    # skills log: the tag's metrics and the gate's evidence say which skills were kept and why
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "log", "--run", str(run), "--format",
+                           "json"], capture_output=True, text=True)
+    logged = json.loads(done.stdout)
+    assert logged["tags"][-1]["metrics"]["skills_kept"] == ["alpha-recipe"]
+    evidence = "\n".join(logged["decisions"][0]["evidence"])
+    assert "skill alpha-recipe: keep on 2 task(s)" in evidence and "skill beta-recipe: drop on 2 task(s)" in evidence

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The seed's pass rate per family, from the result files of `adaptive-skill run --agent llm` runs.
 
-    python benchmarks/terminal-families/rates.py benchmarks/terminal-families/seed-rates/r0 \
-        benchmarks/terminal-families/seed-rates/r1
+    python benchmarks/terminal-families/rates.py benchmarks/terminal-families/seed/r0.jsonl.gz
 
-Each run directory holds results/<task>.json (as `run --out DIR` writes them). Prints one row per
+Each argument is a run directory holding results/<task>.json (as `run --out DIR` writes them) or a
+kept compact record of one (attempts.jsonl.gz, adaptive_skill/curve/attempts.py). Prints one row per
 family: its category, the attempts the tests passed of those made, the rate with its 95% Wilson
 interval, and whether the rate lies in the band where a family can teach something (15-85%: a
 family the seed always passes or always fails teaches nothing). `--check FILE` exits 1 when FILE
@@ -15,6 +15,7 @@ Imports nothing of adaptive_skill.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import sys
@@ -35,9 +36,16 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def results(run: Path) -> dict[str, bool]:
+    """task -> passed, from a run directory (results/<task>.json) or a kept compact record
+    (attempts.jsonl.gz, as adaptive_skill/curve/attempts.py writes it)."""
+    if run.suffix == ".gz":
+        with gzip.open(run, "rt", encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+        rows = [{"task_id": r["task"], "passed": r["passed"], "failure_mode": r.get("failure_mode")} for r in rows]
+    else:
+        rows = [json.loads(path.read_text()) for path in sorted((run / "results").glob("*.json"))]
     out = {}
-    for path in sorted((run / "results").glob("*.json")):
-        data = json.loads(path.read_text())
+    for data in rows:
         if data.get("failure_mode") in ("build_error", "sandbox_error", "interrupted"):
             continue  # not an attempt of the model's: the machine failed it
         out[data["task_id"]] = bool(data.get("passed"))
