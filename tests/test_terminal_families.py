@@ -70,3 +70,9 @@ def test_every_instance_is_sound_in_docker():
                            "-q"], capture_output=True, text=True)
     report = json.loads(done.stdout)
     assert done.returncode == 0 and all(row["sound"] for row in report["tasks"]), done.stderr[-2000:]
+
+
+def test_the_readme_holds_the_seed_rates_its_record_gives():
+    done = subprocess.run([sys.executable, str(SUITE / "rates.py"), str(SUITE / "_seed" / "r0.jsonl.gz"), "--check",
+                           str(SUITE / "README.md")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The seed's pass rate per family, from the result files of `adaptive-skill run --agent llm` runs.
 
-    python benchmarks/terminal-families/rates.py benchmarks/terminal-families/seed/r0.jsonl.gz
+    python benchmarks/terminal-families/rates.py benchmarks/terminal-families/_seed/r0.jsonl.gz
 
 Each argument is a run directory holding results/<task>.json (as `run --out DIR` writes them) or a
 kept compact record of one (attempts.jsonl.gz, adaptive_skill/curve/attempts.py). Prints one row per
