@@ -192,38 +192,43 @@ _PRETTY = [
      {"name": "shop", "version": 3, "features": ["cart", "search", "wishlist"],
       "db": {"host": "db.internal", "port": 5432, "ssl": True}},
      "Pretty-print `{src}` into `{dst}`: the same JSON data with the keys in their original order, one "
-     "item per line, indented by 2 spaces per level."),
+     "item per line, indented by 2 spaces per level. `{dst}` must begin exactly like this:\n\n"
+     "```\n{head}\n```"),
     ("api-response", "/srv/api/response.min.json", "/srv/api/response.json",
      {"status": "ok", "page": 1, "results": [{"id": 17, "title": "Widget", "tags": ["blue", "small"]},
                                              {"id": 23, "title": "Gadget", "tags": ["red"]}],
       "next": "/items?page=2"},
      "`{src}` is a minified API response. Write a readable copy to `{dst}`, formatted the way standard JSON "
      "pretty-printing does it (each key and array element on its own line) with an indentation of exactly 2 "
-     "spaces per nesting level. Do not reorder the keys."),
+     "spaces per nesting level. Do not reorder the keys. jq is not installed; python3 is."),
     ("package-manifest", "/home/dev/app/package.min.json", "/home/dev/app/package.json",
      {"version": "1.4.0", "name": "ledger-ui", "private": True,
       "scripts": {"start": "vite", "build": "vite build", "lint": "eslint src"},
       "dependencies": {"vue": "3.4.21", "pinia": "2.1.7"}},
      "Reformat the JSON in `{src}` so that people can read it and save the result as `{dst}`. Use 2-space "
-     "indentation, one entry per line, and keep every key where it is (no sorting)."),
+     "indentation, one entry per line, and keep every key where it is (no sorting). Look at the first "
+     "lines of your output to make sure each level is indented by two spaces."),
     ("k8s-pod", "/opt/k8s/pod.json", "/opt/k8s/pod.pretty.json",
      {"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "web-0", "labels": {"app": "web", "tier": "front"}},
       "spec": {"containers": [{"name": "nginx", "image": "nginx:1.25", "ports": [{"containerPort": 80}]}]}},
      "The pod definition in `{src}` is all on one line. Produce `{dst}` containing the same JSON, "
      "pretty-printed with an indent of 2 spaces (one key or list item per line), keys in their original "
-     "order."),
+     "order. There is no jq in this container; use python3's json module. The result starts with:\n\n"
+     "```\n{head}\n```"),
     ("inventory", "/data/inventory.json", "/data/inventory_pretty.json",
      {"warehouse": "north", "updated": "2024-05-02", "items": [{"sku": "KB-200", "qty": 14, "bin": "A3"},
                                                                  {"sku": "MS-110", "qty": 0, "bin": "A4"},
                                                                  {"sku": "CB-USB", "qty": 250, "bin": "C1"}]},
      "Make an indented version of `{src}` at `{dst}`: standard pretty-printed JSON where every nesting level "
-     "is indented by two spaces and each item sits on its own line. The order of the keys must not change."),
+     "is indented by two spaces and each item sits on its own line. The order of the keys must not change. "
+     "(Tools: python3, no jq.)"),
     ("users-export", "/var/exports/users.min.json", "/var/exports/users.json",
      [{"username": "akim", "uid": 1001, "groups": ["dev", "docker"], "active": True},
       {"username": "bfox", "uid": 1002, "groups": ["ops"], "active": False},
       {"username": "cruiz", "uid": 1003, "groups": ["dev", "ops", "audit"], "active": True}],
      "Write `{src}` out again as `{dst}`, pretty-printed: one element or key per line and 2 spaces of "
-     "indentation for each level. Keys stay in the order they have now."),
+     "indentation for each level. Keys stay in the order they have now. jq is not available here, "
+     "python3 is; the first lines of `{dst}` should read:\n\n```\n{head}\n```"),
     ("feature-flags", "/etc/flags/flags.json", "/etc/flags/flags.formatted.json",
      {"zeta_search": True, "alpha_checkout": False, "rollout": {"percent": 25, "regions": ["eu", "us"]},
       "owner": "platform-team"},
@@ -236,7 +241,8 @@ _PRETTY = [
          {"type": "Feature", "properties": {"name": "Station"}, "geometry": {"type": "Point",
                                                                             "coordinates": [10.76, 59.9]}}]},
      "Take the single-line GeoJSON document `{src}` and save a pretty-printed copy at `{dst}`: same data, "
-     "keys in the original order, one item per line, each level indented by 2 spaces."),
+     "keys in the original order, one item per line, each level indented by 2 spaces. Only python3 is "
+     "installed for this (no jq)."),
 ]
 
 
@@ -254,7 +260,8 @@ def _json_pretty_indent() -> Family:
             "check(got is not None and [l.rstrip() for l in got.rstrip().split('\\n')] == want.split('\\n'),",
             "      'same data, original key order, 2-space indentation, one item per line')",
         ])
-        instances.append(Instance(key=key, instruction=wording.format(src=src, dst=dst), setup=setup,
+        head = "\n".join(want.split("\n")[:4])
+        instances.append(Instance(key=key, instruction=wording.format(src=src, dst=dst, head=head), setup=setup,
                                   solve=f"python3 -m json.tool --indent 2 {src} > {dst}\n", checks=checks,
                                   tags=("json", "python3")))
         SLIPS[f"json-pretty-indent-{key}"] = f"python3 -m json.tool {src} > {dst}"
@@ -482,37 +489,41 @@ def _csv_sum_column() -> Family:
 _DISTINCT = [
     ("customers", "/app/orders.csv", "/app/customer_count.txt", "customer",
      ["order_id", "customer", "product", "qty"], 30,
-     "How many different customers appear in the `{col}` column of `{file}` (its first line is a header)? "
-     "Write only that number to `{out}`."),
+     "How many different customers appear in the `{col}` column (the {pos} column) of `{file}` (its first "
+     "line is a header)? A customer who placed several orders counts once. Write only that number to "
+     "`{out}`."),
     ("client-ips", "/var/log/nginx/access.csv", "/var/log/nginx/unique_ips.txt", "client_ip",
      ["ts", "client_ip", "method", "path", "status"], 45,
-     "Count the distinct values of the `{col}` column in `{file}` (a CSV with a header row) and put just the "
-     "count in `{out}`."),
+     "Count the distinct values of the `{col}` column in `{file}` (a comma-separated file whose header row "
+     "is `{header}`) and put just the count in `{out}`."),
     ("countries", "/data/users.csv", "/data/country_count.txt", "country",
      ["id", "name", "email", "country", "signup_date"], 40,
-     "Our users come from how many countries? Use the `{col}` column of `{file}`; its first row holds the "
-     "column names. Save the number alone to `{out}`."),
+     "Our users come from how many countries? Use the `{col}` column of `{file}`, its {pos} comma-separated "
+     "field; the first row holds the column names. Each country counts once however many users it has (not "
+     "the number of users). Save the number alone to `{out}`."),
     ("status-codes", "/srv/api/requests.csv", "/srv/api/status_kinds.txt", "status",
      ["request_id", "endpoint", "latency_ms", "status"], 50,
      "Write to `{out}` how many distinct `{col}` values occur in `{file}`, a CSV whose first line is the "
-     "header. The output file must contain only the number."),
+     "header `{header}` (so `{col}` is field {num}). The output file must contain only the number."),
     ("products", "/home/analyst/sales_2024.csv", "/home/analyst/product_count.txt", "product",
      ["date", "region", "product", "units"], 60,
      "`{file}` has one sale per line after a header. Find the number of different products sold (column "
-     "`{col}`) and write it, as a bare number, to `{out}`."),
+     "`{col}`, the {pos} one) and write it, as a bare number, to `{out}`."),
     ("vehicles", "/opt/fleet/trips.csv", "/opt/fleet/vehicles.txt", "vehicle",
      ["vehicle", "driver", "km", "date"], 28,
-     "Determine how many unique vehicles are listed in the `{col}` column of `{file}` (the first line is the "
-     "header) and store only that count in `{out}`."),
+     "Determine how many unique vehicles are listed in the `{col}` column of `{file}` (the {pos} of its "
+     "comma-separated columns; the first line is the header) and store only that count in `{out}`."),
     ("assignees", "/app/tickets/tickets.csv", "/app/tickets/assignee_count.txt", "assignee",
      ["id", "title", "assignee", "priority", "state"], 35,
      "Count how many different people tickets are assigned to, using the `{col}` column of `{file}` (which "
-     "begins with a header row). `{out}` should hold just that number."),
+     "begins with the header row `{header}`). `{out}` should hold just that number."),
     ("destinations", "/root/shipments.csv", "/root/destinations.txt", "destination_city",
      ["shipment", "origin_city", "destination_city", "weight_kg"], 42,
-     "I want the number of distinct destination cities in `{file}`: look at its `{col}` column (the file has a "
-     "header line) and write the number, nothing else, to `{out}`."),
+     "I want the number of distinct destination cities in `{file}`: look at its `{col}` column (column "
+     "{num}, counting from 1; the file has a header line) and write the number, nothing else, to `{out}`."),
 ]
+
+_ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 _POOLS = {
     "customer": ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Linus Torvalds", "Ken Thompson", "Barbara Liskov"],
@@ -571,8 +582,9 @@ def _csv_count_distinct() -> Family:
             _exists_check(out),
             f"check(got is not None and got.strip() == '{distinct}', f'it holds only {distinct} (got {{got!r}})')",
         ])
-        instances.append(Instance(key=key, instruction=wording.format(col=col, file=file, out=out), setup=setup,
-                                  solve=solve, checks=checks, tags=("csv", "cut", "sort")))
+        instruction = wording.format(col=col, file=file, out=out, pos=_ORDINAL[n], num=n, header=",".join(header))
+        instances.append(Instance(key=key, instruction=instruction, setup=setup, solve=solve, checks=checks,
+                                  tags=("csv", "cut", "sort")))
         SLIPS[f"csv-count-distinct-{key}"] = f"cut -d, -f{n} {file} | sort -u | wc -l > {out}"
     return Family(name="csv-count-distinct", category="json-csv",
                   recipe="tail -n +2 FILE | cut -d, -fN | sort -u | wc -l > OUT",
@@ -853,15 +865,18 @@ _TO_JSON = [
     ("users", "/app/users.csv", "/app/users.json", ["name", "age", "city"], ["age"],
      [["Ada", "36", "London"], ["Alan", "41", "Manchester"], ["Grace", "85", "New York"], ["Linus", "54", "Portland"]],
      "Convert `{src}` (its first line is a header) to `{dst}`: a JSON array with one object per row, in file "
-     "order, whose keys are the header's column names, with {nums} as a JSON number (not a string) and the "
-     "other values as strings."),
+     "order, whose keys are the header's column names, with {nums} as a JSON number (not a string: "
+     "{example}) and the other values as strings. The container has `python3` (not `python`); jq and "
+     "csvkit are not installed. A short script in a file, run with python3, is easier to get right than a "
+     "one-line `python3 -c`."),
     ("products", "/srv/catalog/products.csv", "/srv/catalog/products.json", ["sku", "name", "price", "stock"],
      ["price", "stock"],
      [["KB-200", "Mechanical keyboard", "89.90", "14"], ["MS-110", "Wireless mouse", "24.50", "0"],
       ["CB-USB", "USB cable", "7.99", "250"], ["MN-270", "27-inch monitor", "249", "3"]],
      "Turn the CSV file `{src}` into JSON at `{dst}`. The result must be an array of objects, one per data row "
      "and in the same order, keyed by the column names from the header line. {nums} must be JSON numbers; "
-     "keep all other fields as strings."),
+     "keep all other fields as strings. Use python3 (jq and csvkit are not available); write the program as a "
+     "few lines in a heredoc or a .py file, since `with` blocks do not fit in a one-line `python3 -c`."),
     ("sensor-readings", "/data/iot/readings.csv", "/data/iot/readings.json",
      ["sensor", "timestamp", "temperature", "humidity"], ["temperature", "humidity"],
      [["temp-1", "2024-01-05T06:00:00Z", "-3.5", "81"], ["temp-2", "2024-01-05T06:00:00Z", "-1.25", "77"],
@@ -869,40 +884,43 @@ _TO_JSON = [
       ["temp-2", "2024-01-05T08:00:00Z", "1.75", "70"]],
      "Write the sensor data of `{src}` (a CSV with a header row) as a JSON array of objects to `{dst}`: one "
      "object per row, in order, with the column names as keys. Store {nums} as numbers and the remaining "
-     "columns as strings."),
+     "columns as strings. Only python3 is there for this (no jq, no csvkit, no `python` command)."),
     ("grades", "/home/teacher/grades.csv", "/home/teacher/grades.json", ["student", "class", "score"], ["score"],
      [["Mia Novak", "7B", "88"], ["Omar Haddad", "7A", "93"], ["Lea Berg", "7B", "71"], ["Ivo Silva", "7A", "64"],
       ["Zoe Lund", "7C", "100"], ["Kai Moreau", "7C", "79"]],
      "Produce `{dst}` from `{src}`: a JSON list that holds one object per student row (same order as the CSV, "
-     "whose first line names the columns). Use the header names as keys, make {nums} a number, and leave the "
-     "other values as strings."),
+     "whose first line names the columns). Use the header names as keys, make {nums} a number ({example}), "
+     "and leave the other values as strings. Tools: python3 is installed, jq is not; a multi-line python3 "
+     "script works where a `python3 -c` one-liner with a `with` statement is a syntax error."),
     ("cities", "/opt/geo/cities.csv", "/opt/geo/cities.json", ["city", "country", "population", "area_km2"],
      ["population", "area_km2"],
      [["Lisbon", "Portugal", "545000", "100.05"], ["Washington, D.C.", "United States", "689545", "177"],
       ["Oslo", "Norway", "709000", "454"], ["Canberra", "Australia", "456692", "814.2"]],
-     "Convert the city table `{src}` (header on the first line) to a JSON array of objects in `{dst}`, one "
-     "object per city in file order, with the header's column names as keys; {nums} become JSON numbers, "
-     "everything else stays a string."),
+     "Convert the city table `{src}` (header on the first line; one city name contains a comma inside "
+     "quotes) to a JSON array of objects in `{dst}`, one object per city in file order, with the header's "
+     "column names as keys; {nums} become JSON numbers, everything else stays a string. Write it with a "
+     "python3 script (jq and csvkit are not installed)."),
     ("hosts", "/etc/inventory/hosts.csv", "/etc/inventory/hosts.json", ["hostname", "ip", "cpus", "memory_gb", "role"],
      ["cpus", "memory_gb"],
      [["web-1", "10.0.0.11", "4", "8", "web"], ["web-2", "10.0.0.12", "4", "8", "web"],
       ["db-1", "10.0.1.5", "16", "64", "database"], ["cache-1", "10.0.2.9", "2", "4", "cache"]],
      "Generate `{dst}` from the host inventory `{src}`. It should be a JSON array containing an object for "
      "every host row, in the original order, keyed by the CSV header. The {nums} fields have to be numeric "
-     "JSON values; the rest are strings."),
+     "JSON values ({example}); the rest are strings. python3 is available for this, jq is not."),
     ("books", "/app/library/books.csv", "/app/library/books.json", ["title", "author", "year", "pages"],
      ["year", "pages"],
      [["Dune", "Frank Herbert", "1965", "412"], ["Gödel, Escher, Bach", "Douglas Hofstadter", "1979", "777"],
       ["Snow Crash", "Neal Stephenson", "1992", "480"], ["Kindred", "Octavia E. Butler", "1979", "264"]],
      "Export `{src}` as JSON: write to `{dst}` an array of objects, one for each book row of the CSV (the first "
      "line is its header), keeping the row order and using the column names as keys. {nums} are numbers in "
-     "the JSON, the other fields strings."),
+     "the JSON, the other fields strings. Use python3 (not `python`); write the program over several lines "
+     "(a heredoc or a script file) rather than one `python3 -c` line."),
     ("expenses", "/root/expenses.csv", "/root/expenses.json", ["date", "category", "amount", "note"], ["amount"],
      [["2024-04-02", "travel", "42.80", "taxi to airport"], ["2024-04-03", "meals", "18.5", "lunch"],
       ["2024-04-07", "software", "120", "editor license"], ["2024-04-09", "office", "9.99", "paper"]],
      "I need `{src}` in JSON form. Create `{dst}` holding a JSON array with one object per expense (rows in "
      "file order; the CSV's header line gives the keys). {nums} must be a JSON number rather than a string; "
-     "all other values stay strings."),
+     "all other values stay strings. There is no jq or csvkit here, but python3 is installed."),
 ]
 
 
@@ -938,7 +956,9 @@ def _csv_to_json() -> Family:
             "check(isinstance(data, list) and [canon(r) for r in data] == [canon(r) for r in want],",
             f"      'one object per row in order, ' + {_names(nums).replace('`', '')!r} + ' as numbers, the rest strings')",
         ])
-        instruction = wording.format(src=src, dst=dst, nums=_names(nums))
+        example = (f'`"{nums[0]}": {json.dumps(want[0][nums[0]])}`, not '
+                   f'`"{nums[0]}": "{rows[0][header.index(nums[0])]}"`')
+        instruction = wording.format(src=src, dst=dst, nums=_names(nums), example=example)
         instances.append(Instance(key=key, instruction=instruction, setup=setup, solve=solve, checks=checks,
                                   tags=("csv", "json", "python3")))
         SLIPS[f"csv-to-json-{key}"] = (

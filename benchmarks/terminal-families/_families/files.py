@@ -157,21 +157,23 @@ _CREATE = [
         "README.txt": "Quarterly reports, one folder per quarter.\n",
     }, "q1/summary.csv",
      "Create a gzip-compressed tar archive `{out}` of the directory `{src}`. Every path inside the "
-     "archive must begin with `{name}/` (for example `{name}/{sample}`), with nothing in front of it."),
+     "archive must begin with `{name}/` (for example `{name}/{sample}`), with nothing in front of it: the "
+     "member paths are relative to `{parent}`, so `{parent_rel}/{name}/...` must not appear in the archive."),
     ("nginx-config", "/app/config/nginx", "/app/nginx-config.tar.gz", {
         "nginx.conf": "user www-data;\nworker_processes 2;\ninclude /etc/nginx/conf.d/*.conf;\n",
         "conf.d/api.conf": "upstream api { server 127.0.0.1:9000; }\n",
         "conf.d/static.conf": "server { listen 8081; root /srv/static; }\n",
     }, "conf.d/api.conf",
      "Pack `{src}` into `{out}` (tar + gzip) so that unpacking it in any directory creates a single "
-     "`{name}/` folder there; e.g. the archive should contain `{name}/{sample}`."),
+     "`{name}/` folder there, not `{parent_rel}/{name}/`; e.g. the archive should contain "
+     "`{name}/{sample}`. Check the member names the archive lists before you finish."),
     ("alice-notes", "/home/alice/notes", "/home/alice/backup/notes.tar.gz", {
         "todo.md": "- renew certificate\n- review PR 42\n",
         "meetings/2024-06-03.md": "# Standup\nAll green.\n",
         "meetings/2024-06-10.md": "# Planning\nSprint 14 scope agreed.\n",
     }, "meetings/2024-06-03.md",
-     "Back up Alice's notes: make `{out}`, a .tar.gz of `{src}` whose member names are relative and "
-     "start with `{name}/` (such as `{name}/{sample}`)."),
+     "Back up Alice's notes: make `{out}`, a .tar.gz of `{src}` whose member names are relative to "
+     "`{parent}` and so start with `{name}/` (such as `{name}/{sample}`)."),
     ("www-html", "/var/www/html", "/root/html-site.tar.gz", {
         "index.html": "<!doctype html>\n<h1>Welcome</h1>\n",
         "about/index.html": "<h1>About us</h1>\n",
@@ -179,36 +181,38 @@ _CREATE = [
     }, "about/index.html",
      "I want to ship the website to another host. Archive the directory `{src}` as `{out}` (gzip "
      "compressed). The archive has to store the files as `{name}/...`, like `{name}/{sample}`, not "
-     "under any longer path."),
+     "under any longer path such as `{parent_rel}/{name}/...`."),
     ("db-migrations", "/opt/service/db/migrations", "/opt/service/migrations.tgz", {
         "001_create_users.sql": "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT NOT NULL);\n",
         "002_add_orders.sql": "CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER);\n",
         "seed/dev_users.sql": "INSERT INTO users (email) VALUES ('dev@example.com');\n",
     }, "002_add_orders.sql",
-     "Produce the gzipped tarball `{out}` containing the directory `{src}`. Inside it the entries "
-     "must be named `{name}/<file>`, for instance `{name}/{sample}`."),
+     "Produce the gzipped tarball `{out}` containing the directory `{src}` (just that directory, as it "
+     "is). Inside it the entries must be named `{name}/<file>`, for instance `{name}/{sample}`: paths "
+     "relative to the directory `{parent}`."),
     ("export-month", "/data/exports/2024-06", "/data/exports-2024-06.tar.gz", {
         "customers.csv": "id,name,country\n1,Acme,DE\n2,Globex,US\n",
         "invoices.csv": "id,customer_id,amount\n10,1,250.00\n11,2,99.90\n",
         "meta/export.json": '{"month": "2024-06", "rows": 4}\n',
     }, "meta/export.json",
      "Make a .tar.gz called `{out}` from `{src}`. Someone will extract it elsewhere and expects to get "
-     "a directory `{name}` holding the files, so archive members look like `{name}/{sample}`."),
+     "a directory `{name}` holding the files, so archive members look like `{name}/{sample}` (taken "
+     "relative to `{parent}`, without the leading `{parent_rel}/`)."),
     ("build-dist", "/app/build/dist", "/app/build/dist.tar.gz", {
         "app.js": "console.log('app v3');\n",
         "app.css": "body{margin:0}\n",
         "vendor/lib.js": "export const lib = 1;\n",
         "index.html": "<script src=\"app.js\"></script>\n",
     }, "vendor/lib.js",
-     "Compress the build output directory `{src}` into the gzip tar archive `{out}`; paths recorded in "
-     "the archive start at `{name}/` (e.g. `{name}/{sample}`)."),
+     "Compress the build output directory `{src}` (absolute path; it already exists) into the gzip tar "
+     "archive `{out}`; paths recorded in the archive start at `{name}/` (e.g. `{name}/{sample}`)."),
     ("cli-src", "/home/dev/projects/cli-tool/src", "/home/dev/src.tar.gz", {
         "main.py": "import sys\n\nprint('cli-tool', sys.argv[1:])\n",
         "commands/__init__.py": "",
         "commands/sync.py": "def run(args):\n    return 0\n",
     }, "commands/sync.py",
      "Tar and gzip the source directory `{src}` into `{out}`. The member names in the archive should "
-     "be `{name}/...` only, as in `{name}/{sample}`."),
+     "be `{name}/...` only, as in `{name}/{sample}`, i.e. relative to `{parent}`."),
 ]
 
 
@@ -232,7 +236,9 @@ def _tar_create_relative() -> Family:
         check(all(n in ("", name) or n.startswith(name + "/") for n in names or []),
               f"every member path starts with {{name}}/")
         """)
-        instances.append(Instance(key=key, instruction=wording.format(src=src, out=out, name=name, sample=sample),
+        instruction = wording.format(src=src, out=out, name=name, sample=sample, parent=parent,
+                                     parent_rel=parent.lstrip("/"))
+        instances.append(Instance(key=key, instruction=instruction,
                                   setup=setup, solve=solve, checks=checks, tags=("tar", "gzip")))
     return Family(name="tar-create-relative", category="archives",
                   recipe="tar -czf OUT -C PARENT DIRNAME",
@@ -423,23 +429,24 @@ text = "".join(
     f'"GET /api/items/{i} HTTP/1.1" {200 if i % 13 else 404} {512 + i * 3} "-" "curl/8.4"\\n'
     for i in range(1500))
 """, "Compress `{file}` with gzip into `{file}.gz`. The uncompressed `{file}` has to stay where it is, "
-     "unchanged."),
+     "unchanged: keep (do not delete) the input file."),
     ("orders-csv", "/data/exports/orders-2024-05.csv", """
 text = "order_id,customer,amount,currency\\n" + "".join(
     f"{10000 + i},cust-{i % 97:03d},{(i * 37) % 500 + 0.99:.2f},EUR\\n" for i in range(2000))
-""", "I need `{file}.gz`, a gzip-compressed version of `{file}`, but the original CSV must not be "
-     "deleted: both files should exist when you are done."),
+""", "Compress the local file `{file}` with gzip (it is already on disk; nothing is to be downloaded) to "
+     "get `{file}.gz`, but the original CSV must not be deleted: both files should exist when you are "
+     "done."),
     ("shop-sql-dump", "/srv/backups/shop-2024-06-01.sql", """
 text = "BEGIN TRANSACTION;\\nCREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, price REAL);\\n" + "".join(
     f"INSERT INTO products VALUES({i},'product {i}',{i * 1.25:.2f});\\n" for i in range(1, 1201)) + "COMMIT;\\n"
-""", "Make a gzip copy of the database dump `{file}` next to it, named `{file}.gz`, while keeping "
-     "`{file}` itself."),
+""", "Make a gzip-compressed copy of the database dump `{file}` next to it, named `{file}.gz` (real gzip "
+     "data, not a renamed plain copy), while keeping `{file}` itself in place."),
     ("catalog-json", "/app/data/catalog.json", """
 import json
 text = json.dumps({"items": [{"sku": f"SKU-{i:05d}", "stock": i % 40, "tags": ["a", "b"][: i % 3]}
                              for i in range(800)]}, indent=2) + "\\n"
 """, "Gzip `{file}` so that `{file}.gz` exists, and keep the original `{file}` too (other services "
-     "still read it)."),
+     "still read it, so it must still be there, unchanged, when you finish)."),
     ("meeting-notes", "/home/dev/notes/meeting-notes.md", """
 text = "# Meeting notes\\n\\n" + "".join(
     f"## Week {w}\\n\\n- status: {'green' if w % 3 else 'amber'}\\n- owner: dev{w % 5}\\n\\n" for w in range(1, 300))
@@ -448,15 +455,16 @@ text = "# Meeting notes\\n\\n" + "".join(
     ("cpu-metrics-tsv", "/opt/metrics/cpu.tsv", """
 text = "ts\\thost\\tcpu_pct\\n" + "".join(
     f"{1717200000 + i * 60}\\tnode-{i % 4}\\t{(i * 7919) % 1000 / 10:.1f}\\n" for i in range(3000))
-""", "Both `{file}` and its gzip-compressed copy `{file}.gz` should exist in `/opt/metrics` "
-     "afterwards; create the compressed one."),
+""", "Compress `{file}` with gzip. Afterwards both `{file}` (the original, untouched) and its "
+     "gzip-compressed copy `{file}.gz` should exist in `/opt/metrics`; list the directory to confirm "
+     "both are there."),
     ("auth-log", "/root/audit/auth.log", """
 text = "".join(
     f"Jun  {1 + i // 500} 0{i % 10}:{i % 60:02d}:00 host sshd[{1000 + i}]: "
     f"{'Accepted publickey' if i % 4 else 'Failed password'} for user{i % 9} from 192.0.2.{i % 250}\\n"
     for i in range(2500))
 """, "For the audit, compress `{file}` to `{file}.gz` using gzip, keeping the original log file in "
-     "place as well."),
+     "place as well: gzip must leave the input file where it is."),
     ("js-bundle", "/app/build/bundle.js", """
 text = "(function(){\\n" + "".join(
     f"  function f{i}(x) {{ return x * {i} + {i % 17}; }}\\n" for i in range(1000)) + "})();\\n"
@@ -509,49 +517,53 @@ _FIND = [
         "worker/.session.log", "archive/2024/05/server.log", "archive/2024/05/notes.txt", "blog/post.md",
     ], "/tmp/log_files.txt",
      "List every file under `{root}` whose name ends in `{ext}`, searching all subdirectories too. "
-     "Write their absolute paths to `{out}`, one per line, sorted."),
+     "Write their absolute paths into the file `{out}` (create it), one per line, sorted; printing them "
+     "on the terminal is not enough."),
     ("warehouse-csv", "/data/warehouse", ".csv", [
         "customers.csv", "customers.csv.bak", "raw/2024/orders.csv", "raw/2024/orders.tsv",
         "raw/2024/06/returns.csv", "staging/products.csv", "staging/products.xlsx", "README",
     ], "/data/csv_inventory.txt",
-     "Which `{ext}` files exist anywhere in the `{root}` tree? Put the full absolute path of each one "
-     "in `{out}`, one path per line, in sorted order."),
+     "Which `{ext}` files exist anywhere in the `{root}` tree? Save the answer in the text file `{out}`: "
+     "the full absolute path of each one, one path per line (newline-separated), in sorted order."),
     ("project-py", "/home/dev/project", ".py", [
         "setup.py", "app/__init__.py", "app/models.py", "app/__pycache__/models.cpython-311.pyc",
         "app/api/routes.py", "app/api/routes.pyi", "app/py.typed", "tests/test_models.py", "tests/data.json",
     ], "/home/dev/python_files.txt",
      "Write the sorted list of absolute paths of all Python source files (names ending in `{ext}`) "
-     "inside `{root}` and its nested directories to `{out}`, one per line."),
+     "inside `{root}` and its nested directories to the file `{out}`, one per line; the list must be "
+     "sorted in the file itself."),
     ("docs-md", "/app/docs", ".md", [
         "index.md", "changelog.markdown", "guide/intro.md", "guide/setup.mdx", "guide/advanced/tuning.md",
         "api/README", "api/v1/endpoints.md", "api/v1/schema.json",
     ], "/app/markdown_files.txt",
-     "Collect the absolute path of every `{ext}` file found in `{root}` at any depth into `{out}`: one "
-     "path per line, lines sorted."),
+     "Collect the absolute path of every `{ext}` file found in `{root}` at any depth into the file "
+     "`{out}`: one path per line, lines sorted."),
     ("service-conf", "/etc/myservice", ".conf", [
         "main.conf", "main.conf.bak", "conf.d/10-logging.conf", "conf.d/20-cache.conf",
         "conf.d/disabled/30-debug.conf", "conf.d/README.txt", "tls/server.config",
     ], "/root/conf_list.txt",
-     "For a config audit, `{out}` must list all files below `{root}` (recursively) ending in `{ext}`, "
-     "each as an absolute path on its own line, sorted."),
+     "For a config audit, create `{out}`: it must list all files below `{root}` (recursively) ending in "
+     "`{ext}`, each as an absolute path on its own line, sorted. The file is what gets checked."),
     ("fixtures-json", "/opt/fixtures", ".json", [
         "users.json", "events.jsonl", "api/v1/orders.json", "api/v1/orders.json5", "api/v2/orders.json",
         "api/v2/.cache.json", "schemas/order.schema.json", "schemas/notes.txt",
     ], "/opt/json_fixtures.txt",
      "Find all `{ext}` files in the `{root}` directory hierarchy, including hidden ones and those in "
-     "subfolders, and save their absolute paths, sorted and one per line, in `{out}`."),
+     "subfolders, and save their absolute paths, sorted and one per line (newline-separated, not "
+     "NUL-separated), in the file `{out}`."),
     ("migrations-sql", "/srv/db", ".sql", [
         "schema.sql", "schema.sql.gz", "migrations/0001_init.sql", "migrations/0002_users.sql",
         "migrations/legacy/0000_import.sql", "migrations/legacy/notes.md", "seeds/dev.sql", "seeds/dev.sqlite",
     ], "/tmp/sql_files.txt",
-     "Produce `{out}` containing, one per line and sorted, the absolute paths of the files named "
+     "Produce the file `{out}` containing, one per line and sorted, the absolute paths of the files named "
      "`*{ext}` anywhere under `{root}` (look into every subdirectory)."),
     ("uploads-jpg", "/var/www/uploads", ".jpg", [
         "avatar.jpg", "avatar.jpeg", "banner.png", "2024/06/cat.jpg", "2024/06/cat.jpg.txt",
         "2024/07/dog.jpg", "2024/07/thumbs/dog.jpg", "2024/07/thumbs/index.html",
     ], "/root/jpg_paths.txt",
      "I need an inventory of the JPEG uploads: save the absolute paths of all files ending in `{ext}` "
-     "under `{root}`, subdirectories included, to `{out}` (sorted, one per line)."),
+     "under `{root}`, subdirectories included, to the file `{out}` (sorted, one path per line). Read the "
+     "file back before you finish."),
 ]
 
 

@@ -604,36 +604,43 @@ def same_schedule(got, want):
 # (key, file, schedule words, cron fields, user or None, command, wording)
 _CRON = [
     ("daily-backup", "/app/cron/backup", "every day at 02:30", "30 2 * * *", None, "/app/bin/backup.sh",
-     "Write a crontab line into `{file}` that runs `{cmd}` {when}. The file must contain just that line: "
-     "the five time fields of the standard cron format, then the command."),
+     "Write a crontab line into the file `{file}` that runs `{cmd}` {when}. The file must contain just that "
+     "line: the five time fields of the standard cron format (minute, hour, day of month, month, day of "
+     "week), then the command. Only write the file (you are root); nothing has to be installed or loaded "
+     "into cron."),
     ("monday-report", "/srv/cron.d/weekly-report", "every Monday at 07:15", "15 7 * * 1", None,
      "python3 /srv/reports/make_report.py --weekly",
-     "Schedule the weekly report: put a single cron entry in `{file}` (five time fields, then the command) "
-     "that runs `{cmd}` {when}."),
+     "Schedule the weekly report: put a single cron entry in `{file}` (five time fields, then the command "
+     "`{cmd}` exactly as written here) that runs it {when}, i.e. at a quarter past seven in the morning. "
+     "Remember that cron's first field is the minute and the second the hour."),
     ("every-15-min", "/opt/monitor/cron/healthcheck", "every 15 minutes (at minutes 0, 15, 30 and 45 of every "
      "hour)", "*/15 * * * *", None, "/opt/monitor/check.sh",
-     "`{cmd}` must run {when}. Write the crontab line for that, in the usual five-field format followed by "
-     "the command, as the only line of `{file}`."),
+     "`{cmd}` must run {when}. Write the crontab line for that, in the usual five-field format (minute hour "
+     "day-of-month month day-of-week) followed by the command, as the only line of the file `{file}`. "
+     "There is no crontab program here and none is needed: the deliverable is the file."),
     ("monthly-rotate", "/app/config/cron/rotate", "at 23:05 on the first day of every month", "5 23 1 * *",
      None, "/usr/sbin/logrotate /app/config/logrotate.conf",
      "Create `{file}` containing one crontab line, in standard five-field cron syntax, which runs "
-     "`{cmd}` {when}."),
+     "`{cmd}` {when}. The third field is the day of the month and the fifth the day of the week."),
     ("weekday-evening", "/home/dev/cron/standup", "at 18:45 every weekday, Monday to Friday",
      "45 18 * * 1-5", None, "/home/dev/bin/remind.sh standup",
-     "I want `{cmd}` to run {when}. Put the cron line for it (schedule in the standard five fields, then "
-     "the command) in `{file}`, with nothing else in that file."),
+     "I want `{cmd}` to run {when}. Put the cron line for it (schedule in the standard five fields, which "
+     "are minute, hour, day of month, month and day of week, then the command) in `{file}`, with nothing "
+     "else in that file."),
     ("sunday-vacuum", "/srv/cron.d/db-vacuum", "every Sunday at 04:10", "10 4 * * 0", "postgres",
      "/usr/local/bin/vacuum-db.sh",
-     "Write `{file}` in the format of a file in /etc/cron.d: one line with the five schedule fields, then "
-     "the user `{user}`, then the command. It should run `{cmd}` {when} as that user."),
+     "Write the file `{file}` (that exact path) in the system-crontab format: one line with the five "
+     "schedule fields (minute first, then hour, day of month, month, day of week), then the user `{user}`, "
+     "then the command. It should run `{cmd}` {when} as that user."),
     ("hourly-sync", "/app/cron/sync", "once an hour, at 20 minutes past every hour", "20 * * * *", None,
      "/app/bin/sync.sh --quiet",
-     "The file `{file}` should hold a single crontab entry (the standard five time fields, then the "
-     "command) running `{cmd}` {when}."),
+     "The file `{file}` should hold a single crontab entry (the standard five time fields, minute first, "
+     "then the command `{cmd}`) running it {when}."),
     ("mid-month-billing", "/opt/cron.d/billing", "at 09:25 on the 15th of every month", "25 9 15 * *",
      "billing", "/opt/billing/run-invoices.sh",
-     "Add a system cron entry for the invoice run to `{file}`: `{cmd}` must run {when} as user `{user}`. "
-     "Use the /etc/cron.d line format (five time fields, the user name, the command) and write only that "
+     "Add a system cron entry for the invoice run to the file `{file}` (not to a file elsewhere): `{cmd}` "
+     "must run {when} as user `{user}`. Use the system-crontab line format (the five time fields minute, "
+     "hour, day of month, month, day of week; then the user name; then the command) and write only that "
      "line to the file."),
 ]
 
