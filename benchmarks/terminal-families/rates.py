@@ -7,7 +7,13 @@ Each argument is a run directory holding results/<task>.json (as `run --out DIR`
 kept compact record of one (attempts.jsonl.gz, adaptive_skill/curve/attempts.py). Prints one row per
 family: its category, the attempts the tests passed of those made, the rate with its 95% Wilson
 interval, and whether the rate lies in the band where a family can teach something (15-85%: a
-family the seed always passes or always fails teaches nothing). `--check FILE` exits 1 when FILE
+family the seed always passes or always fails teaches nothing). Several runs pool their attempts;
+with `--latest`, a task's attempt in a later run replaces its attempts in the earlier ones (for a
+family whose instances changed and were measured again:
+
+    python benchmarks/terminal-families/rates.py --latest _seed/r0.jsonl.gz _seed/r1.jsonl.gz
+
+gives r1's rates for the families r1 ran and r0's for the others). `--check FILE` exits 1 when FILE
 (the suite's README) does not hold the table exactly, so the table there is re-derived, not typed.
 Imports nothing of adaptive_skill.
 """
@@ -52,13 +58,18 @@ def results(run: Path) -> dict[str, bool]:
     return out
 
 
-def table(runs: list[Path]) -> str:
+def table(runs: list[Path], latest: bool = False) -> str:
     families = tomllib.loads((HERE / "families.toml").read_text())["families"]
     categories = {}
     for task_toml in HERE.glob("*/task.toml"):
         meta = tomllib.loads(task_toml.read_text()).get("metadata", {})
         categories[task_toml.parent.name] = meta.get("category", "")
     seen = [results(run) for run in runs]
+    if latest:
+        merged: dict[str, bool] = {}
+        for one in seen:
+            merged.update(one)
+        seen = [merged]
     rows = ["| family | category | passed / attempts | rate [95% CI] | 15-85% |", "|---|---|---:|---|:---:|"]
     total = [0, 0]
     inside = 0
@@ -81,9 +92,11 @@ def table(runs: list[Path]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", type=Path, help="run directories (each with results/)")
+    parser.add_argument("--latest", action="store_true",
+                        help="a task's attempt in a later run replaces its attempts in earlier ones")
     parser.add_argument("--check", type=Path, metavar="FILE", help="exit 1 unless FILE holds the table exactly")
     args = parser.parse_args(argv)
-    text = table(args.runs)
+    text = table(args.runs, latest=args.latest)
     if args.check:
         if text not in args.check.read_text():
             print(f"{args.check}: does not hold the table these runs give:\n{text}")
