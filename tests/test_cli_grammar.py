@@ -2,7 +2,8 @@
 subprocesses: every command, subcommand and option has help; every example and every option named
 in a help text is one its command has; no option shadows a global one; a run directory is `--run
 DIR`, output `--out`, formats `--format`, progress `--quiet` everywhere; the old spellings still
-work, and say once that they are deprecated."""
+work, and say once that they are deprecated; docs/cli.md's table has a row for every command, naming
+each of its options."""
 
 import argparse
 import json
@@ -181,10 +182,44 @@ def test_examples_name_only_options_their_command_has(path):
     assert not problems, "\n".join(problems)
 
 
-def test_docs_cli_has_every_command():
+def cli_table() -> dict[tuple, str]:
+    """docs/cli.md's "Every command" table: the command each row's first cell names (`adaptive-skill
+    skills list ...` is ("skills", "list")) and its rows' text, joined (curve has two)."""
     page = (REPO / "docs" / "cli.md").read_text()
-    absent = [" ".join(p) for p in COMMANDS if f"`adaptive-skill {' '.join(p)}" not in page]
-    assert not absent, f"docs/cli.md's command table leaves out {absent}"
+    section = page.split("\n## Every command\n", 1)[1].split("\n## ", 1)[0]
+    rows: dict[tuple, str] = {}
+    for line in section.splitlines():
+        match = re.match(r"\| `adaptive-skill ([^`]*)`", line)
+        if match:
+            path = command_of(match.group(1).split())[0]
+            rows[path] = f"{rows.get(path, '')}\n{line}"
+    return rows
+
+
+def mentioned(option: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) is not None
+
+
+def test_docs_cli_has_a_row_for_every_command_naming_every_option():
+    """docs/cli.md is the one place that lists the commands (the README links to it). Every command the
+    parser has, down to each subcommand, has a row; each long option its --help shows (not -h/--help,
+    not an old spelling hidden from help) is named in that row; and a row names no option its command
+    lacks. An option added to the parser without a word in docs/cli.md fails here."""
+    rows = cli_table()
+    leaves = [path for path in COMMANDS if not subcommands(PARSERS[path])]
+    problems = [f"no row for `adaptive-skill {' '.join(p)}`" for p in leaves if p not in rows]
+    problems += [f"a row for `adaptive-skill {' '.join(p) or '(no command)'}`, which is not a command that runs"
+                 for p in rows if p not in leaves]
+    for path in leaves:
+        if path not in rows:
+            continue
+        have = options(PARSERS[path]) - {"-h", "--help"}
+        name = f"`adaptive-skill {' '.join(path)}`"
+        problems += [f"{name}: its row leaves out {option}" for option in sorted(have)
+                     if option.startswith("--") and not mentioned(option, rows[path])]
+        named = set(re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", rows[path]))
+        problems += [f"{name}: its row names {flag}, which it does not take" for flag in sorted(named - have)]
+    assert not problems, "docs/cli.md, Every command:\n" + "\n".join(problems)
 
 
 # -- old spellings: they still work for a release, and say so -------------------------------------------
