@@ -562,3 +562,75 @@ def test_an_embedded_model_is_not_probed():
     llm = LLMClient(ModelConfig(model="local/qwen2.5-coder-1.5b"), Accounting(), role="judge",
                     completion_fn=served(log, schema_ok="json_schema"), json_mode="schema")
     assert llm.negotiate(Verdictish).way == "json_schema" and log == []
+
+
+def grammar_server(request_log: list, *, takes: str | None, refuses: str | None = None):
+    """A server that holds a reply to a GBNF grammar only when it comes in the body field `takes`
+    (llama.cpp's `grammar`, vLLM's `guided_grammar`), refuses a request carrying the field `refuses`
+    with a 400, and otherwise answers what was asked."""
+    def transport(**request):
+        request_log.append(request)
+        body = request.get("extra_body") or {}
+        if refuses and refuses in body:
+            raise litellm.BadRequestError(message=f"unknown field {refuses}", llm_provider="openai", model="q")
+        if takes and takes in body:
+            assert body[takes] == 'root ::= "kiwi"' or "root" in body[takes]
+            return reply("kiwi", model="openai/qwen-coder")
+        return reply("banana", model="openai/qwen-coder")
+    return transport
+
+
+@pytest.mark.parametrize("takes", ["grammar", "guided_grammar"])
+def test_a_served_agent_model_gets_the_text_protocols_grammar_where_its_endpoint_takes_one(takes):
+    """Issue 67, item 2: the agent's grammar reaches a served model in the body field its endpoint
+    applies; found by a question whose grammar admits another word than the one asked for."""
+    log: list = []
+    llm = client(grammar_server(log, takes=takes, refuses="guided_grammar" if takes == "grammar" else None),
+                 model="openai/qwen-coder", api_base="http://127.0.0.1:9/v1")
+    assert not llm.supports_grammar
+    found = llm.negotiate_grammar()
+    assert found.way == takes and found.probed and llm.supports_grammar
+    assert found.tried[-1].outcome == "ok" and len(log) == len(found.tried)  # one question each, no retries
+    llm.complete([{"role": "user", "content": "task"}], grammar='root ::= "x"')
+    assert log[-1]["extra_body"] == {takes: 'root ::= "x"'} and "grammar" not in {k for k in log[-1] if k != "extra_body"}
+    assert "grammar by the body's " + takes in found.line()
+
+
+def test_a_served_model_that_ignores_every_grammar_gets_none_and_the_line_says_why():
+    log: list = []
+    llm = client(grammar_server(log, takes=None, refuses="guided_grammar"), model="openai/qwen-coder",
+                 api_base="http://127.0.0.1:9/v1")
+    found = llm.negotiate_grammar()
+    assert found.way == "none" and not llm.supports_grammar
+    assert [t.outcome.split(":")[0] for t in found.tried] == ["ignored", "refused"]
+    assert "takes no grammar" in found.line() and "banana" in found.line() and "\n" not in found.line()
+    with pytest.raises(LLMError):
+        llm.complete([{"role": "user", "content": "task"}], grammar='root ::= "x"')
+
+
+def test_a_grammar_way_set_in_the_config_is_used_without_asking_and_an_api_model_is_never_asked():
+    log: list = []
+    llm = client(grammar_server(log, takes="grammar"), model="openai/qwen-coder", api_base="http://127.0.0.1:9/v1",
+                 grammar="grammar")
+    assert llm.supports_grammar and llm.negotiate_grammar().way == "grammar" and log == []
+    assert client(grammar_server(log, takes="grammar"), model="gpt-4o-mini").negotiate_grammar().way == "none"
+    assert log == []
+
+
+def test_settle_grammar_writes_the_answer_into_the_agents_model_config():
+    """What was found reaches every client made later from the config (each attempt's, a Ray node's)."""
+    from adaptive_skill.llm.factory import make_llm  # noqa: F401  (the factory reads models.agent.grammar)
+    from adaptive_skill.llm.negotiate import settle_grammar
+
+    log: list = []
+    model = ModelConfig(model="openai/qwen-coder", api_base="http://127.0.0.1:9/v1", protocol="text")
+    llm = LLMClient(model, Accounting(), role="agent", completion_fn=grammar_server(log, takes="grammar"))
+    assert settle_grammar(model, llm).way == "grammar" and model.grammar == "grammar"
+    later = LLMClient(model, Accounting(), role="agent", completion_fn=grammar_server(log, takes="grammar"))
+    assert later.supports_grammar and later.grammar_way == "grammar"
+    assert settle_grammar(model, later) is None  # settled: nothing more to ask
+    native = ModelConfig(model="openai/qwen-coder", api_base="http://127.0.0.1:9/v1", protocol="tools")
+    asked = len(log)
+    assert settle_grammar(native, LLMClient(native, Accounting(), role="agent",
+                                            completion_fn=grammar_server(log, takes="grammar"))) is None
+    assert len(log) == asked and native.grammar == "auto"  # native tool calls need no grammar

@@ -101,3 +101,22 @@ def test_run_estimate_gets_a_verdict_for_every_attempt_through_the_server(server
     assert len(estimates) == 3
     assert all(e["score"] is not None and e.get("error") is None for e in estimates), estimates
     assert "no price known" not in done.stderr  # declared free
+
+
+def test_the_agents_grammar_is_negotiated_with_the_server_and_holds_its_reply(server):
+    """Issue 67, item 2: llama-cpp-python's server applies a GBNF grammar given in the body's `grammar`;
+    the probe finds it, and the text protocol's grammar then holds a served reply to one fenced block."""
+    from adaptive_skill.config import ModelConfig
+    from adaptive_skill.llm.accounting import Accounting
+    from adaptive_skill.llm.client import LLMClient
+    from adaptive_skill.trajectory.textproto import parse_text, text_protocol_grammar
+
+    model = ModelConfig(model="openai/smollm2", api_base=server, api_key="none", max_tokens=120, free=True,
+                        protocol="text")
+    llm = LLMClient(model, Accounting(), role="agent")
+    found = llm.negotiate_grammar()
+    assert found.way == "grammar" and found.tried[0].outcome == "ok", found.tried
+    grammar = text_protocol_grammar(("bash", "submit"))
+    reply = llm.complete([{"role": "user", "content": "List the files in /tmp, then tell me about your day."}],
+                         grammar=grammar)
+    assert parse_text(reply.content) is not None, reply.content  # one block: a FormatProblem otherwise

@@ -56,6 +56,7 @@ def run_cmd(args: argparse.Namespace) -> int:
 
         out = out or config.paths.runs_dir / f"run-{time.strftime('%Y%m%d-%H%M%S')}"
         workspace = Workspace(config.paths.workspace).require()
+        settle_agent_grammar(config, args.quiet)
         agent = build_agent("llm", config, workspace=workspace, trajectories_dir=out / "trajectories")
         run_root, out = out, out / "results"
     else:
@@ -83,6 +84,20 @@ def run_cmd(args: argparse.Namespace) -> int:
         if estimates is not None:
             print(estimate_line(summarise(results, estimates)["estimate"]))
     return REFUSED_EXIT if refused else 0
+
+
+def settle_agent_grammar(config, quiet: bool) -> None:
+    """A served agent model (api_base, grammar: auto): ask its endpoint once where it takes the text
+    protocol's grammar, before any attempt (llm/negotiate.py settle_grammar), and say what it found."""
+    from adaptive_skill.llm import Accounting, make_llm
+    from adaptive_skill.llm.negotiate import settle_grammar
+
+    model = config.models.agent
+    if model.grammar != "auto" or not model.api_base:
+        return
+    found = settle_grammar(model, make_llm(model, Accounting(config.limits), role="agent"))
+    if found is not None and not quiet:
+        print(found.line(), file=sys.stderr)
 
 
 def estimate_results(config, provider, tasks, results, run_root: Path, state_dir: Path | None,

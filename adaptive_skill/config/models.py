@@ -39,6 +39,11 @@ class ModelConfig(_Strict):
     # protocol's worked example before each task (null: as measured for the model; API models never).
     protocol: Literal["auto", "tools", "text"] = "auto"
     protocol_demo: bool | None = None
+    # How the text protocol's grammar (GBNF) reaches a model behind your own server (`api_base`):
+    # `auto` asks the endpoint once at the run's start (llm/negotiate.py) and keeps what it takes;
+    # `grammar` the body's `grammar` field (llama.cpp's server, llama-cpp-python's), `guided_grammar`
+    # vLLM's; `none` sends no grammar. Embedded models take theirs by themselves; API models none.
+    grammar: Literal["auto", "grammar", "guided_grammar", "none"] = "auto"
     # The structured evolver's worked example (one example question and its reply) before its
     # question (null: as measured for the model, docs/llm.md; API models never). Only the evolver reads it.
     evolver_demo: bool | None = None

@@ -52,9 +52,9 @@ class Roles:
         return make_llm(self.config.models.evolver.model_copy(update={"seed": seed}), self.accounting, role="evolver")
 
     def endpoints(self) -> list:
-        """How each role that asks for JSON (the judge; the structured evolver) takes a structured reply
-        (llm/negotiate.py): kept in the run's endpoints.json, else found now and kept, so a resumed
-        run asks nothing. A role with no way that gives a valid reply stops the run here, in one line
+        """How each role that asks for JSON (the judge; the structured evolver) takes a structured reply,
+        and where a served agent model takes the text protocol's grammar (llm/negotiate.py): kept in
+        the run's endpoints.json, else found now and kept, so a resumed run asks nothing. A role with no way that gives a valid reply stops the run here, in one line
         (LLMConfigError). Embedded and scripted models hold replies to the schema themselves."""
         from adaptive_skill.files import read_json, write_json_atomic
         from adaptive_skill.llm.base import LLMConfigError
@@ -85,7 +85,31 @@ class Roles:
             if one.way is None:
                 raise LLMConfigError(one.line())
             found.append(one)
-        return found
+        grammar = self._agent_grammar(kept, path)
+        return found + ([grammar] if grammar else [])
+
+    def _agent_grammar(self, kept: dict, path: Path):
+        """Where the agent's served model takes the text protocol's grammar (llm/negotiate.py
+        settle_grammar): kept in endpoints.json under "agent", else asked now and kept; the answer
+        goes into models.agent.grammar, so every agent client made from then on uses it."""
+        from adaptive_skill.files import write_json_atomic
+        from adaptive_skill.llm.negotiate import Negotiated, settle_grammar
+
+        model = self.config.models.agent
+        saved = kept.get("agent")
+        if model.grammar == "auto" and model.api_base and isinstance(saved, dict) \
+                and saved.get("model") == model.model and saved.get("api_base") == model.api_base \
+                and saved.get("way") in ("grammar", "guided_grammar", "none"):
+            one = Negotiated.from_dict(saved)
+            model.grammar = one.way
+        else:
+            one = settle_grammar(model, self.llm("agent"))
+            if one is None:
+                return None
+            kept["agent"] = one.to_dict()
+            write_json_atomic(path, kept)
+        self._llms.pop("agent", None)  # made again from the settled config
+        return one
 
     def judge(self):
         if self._judge is None:

@@ -50,7 +50,10 @@ class LLMClient:
         self._extra_request = dict(extra_request or {})
         self._json_mode = json_mode
         self.structured_way: Way | None = None  # set by negotiate(), or by a run that kept it (endpoints.json)
-        self.supports_grammar = supports_grammar  # takes a GBNF grammar for complete() (embedded models)
+        # takes a GBNF grammar for complete(): an embedded model, or a served one whose endpoint was
+        # found to take it (negotiate_grammar, or models.<role>.grammar set)
+        self.grammar_way: str | None = config.grammar if config.grammar in ("grammar", "guided_grammar") else None
+        self.supports_grammar = supports_grammar or self.grammar_way is not None
         self._rng = rng or random.Random()
         self._backoff_base = backoff_base
         self._backoff_cap = backoff_cap
@@ -110,6 +113,37 @@ class LLMClient:
         return structured.complete_json(lambda prompt: self._call(prompt, task_id=task_id, extra=fields),
                                         messages, schema)
 
+    def negotiate_grammar(self) -> Negotiated:
+        """Whether this role's served endpoint holds a reply to a GBNF grammar, and where it takes it
+        (llm/negotiate.py GRAMMAR_WAYS): asked only of a model with `api_base` and
+        `models.<role>.grammar: auto`, one small question each way, no retries. The way found is used
+        from then on (supports_grammar); none found is an answer too ("none"): replies are then
+        parsed as they come. A model set to a way, or to none, is not asked."""
+        from adaptive_skill.llm.negotiate import (GRAMMAR_WAYS, PROBE_GRAMMAR, PROBE_GRAMMAR_MESSAGES, Negotiated,
+                                                  Tried, grammar_fields)
+
+        if self.config.grammar != "auto" or not self.config.api_base:
+            way = self.grammar_way or "none"
+            return Negotiated(self.role, self.model, self.config.api_base, way, probed=False)
+        found = Negotiated(self.role, self.model, self.config.api_base, "none", probed=True)
+        for way in GRAMMAR_WAYS:
+            try:
+                reply = self._call(PROBE_GRAMMAR_MESSAGES, extra=grammar_fields(way, PROBE_GRAMMAR), retries=0)
+            except LLMConfigError:
+                raise
+            except LLMError as exc:
+                found.tried.append(Tried(way, f"refused: {_one_line(exc, 160)}"))
+                continue
+            text = (reply.content or "").strip()
+            if text != "kiwi":
+                found.tried.append(Tried(way, f"ignored: replied {' '.join(text.split())[:40]!r}"))
+                continue
+            found.tried.append(Tried(way, "ok"))
+            found.way = self.grammar_way = way
+            self.supports_grammar = True
+            break
+        return found
+
     def negotiate(self, schema: type[Schema]) -> Negotiated:
         """How this role's endpoint takes a reply of `schema` (llm/negotiate.py): litellm's knowledge
         of a hosted model it places, else one small question each way, strongest first, without
@@ -149,7 +183,12 @@ class LLMClient:
         request = self._request(messages, tools, None)
         for key, value in (extra or {}).items():  # extra_body merges: a grammar may sit there too
             request[key] = {**request.get(key, {}), **value} if key == "extra_body" else value
-        if grammar:
+        if grammar and self.grammar_way:  # a served model: in the body, where its endpoint takes it
+            from adaptive_skill.llm.negotiate import grammar_fields
+
+            body = grammar_fields(self.grammar_way, grammar)["extra_body"]
+            request["extra_body"] = {**request.get("extra_body", {}), **body}
+        elif grammar:
             request["grammar"] = grammar
         max_retries = self.config.max_retries if retries is None else retries
         started = time.monotonic()

@@ -23,6 +23,20 @@ from typing import Any, Literal
 
 from adaptive_skill.protocols import Schema
 
+GrammarWay = Literal["grammar", "guided_grammar"]
+# Where a served model takes a GBNF grammar: the body's `grammar` (llama.cpp's server and
+# llama-cpp-python's), vLLM's `guided_grammar`. Asked in this order; none taken: no grammar.
+GRAMMAR_WAYS: tuple[GrammarWay, ...] = ("grammar", "guided_grammar")
+# The probe's grammar admits one word, and the question asks for another: a server that applies the
+# grammar answers with the grammar's word, one that ignores it with the asked one (or anything else).
+PROBE_GRAMMAR = 'root ::= "kiwi"'
+PROBE_GRAMMAR_MESSAGES = [{"role": "user", "content": "Reply with the single word banana, nothing else."}]
+
+
+def grammar_fields(way: str, grammar: str) -> dict[str, Any]:
+    """What a request to a served model adds to hold its reply to `grammar` (GBNF) this way."""
+    return {"extra_body": {way: grammar}}
+
 Way = Literal["json_schema", "json_object_schema", "body_json_schema", "guided_json", "json_object", "prompt"]
 # Strongest first: a schema the server enforces, then a JSON object, then the prompt alone.
 WAYS: tuple[Way, ...] = ("json_schema", "json_object_schema", "body_json_schema", "guided_json", "json_object",
@@ -73,6 +87,12 @@ class Negotiated:
 
     def line(self) -> str:
         """What the run says of it, in one line."""
+        if self.way == "none":
+            said = "; ".join(f"{t.way}: {t.outcome}" for t in self.tried)
+            return (f"models.{self.role} ({self.model}): takes no grammar, replies are parsed as they come"
+                    + (f" ({said})" if said else ""))
+        if self.way in GRAMMAR_WAYS:
+            return f"models.{self.role} ({self.model}): the text protocol's grammar by the body's {self.way}"
         if self.way is None:
             said = "; ".join(f"{t.way}: {t.outcome}" for t in self.tried)
             return (f"models.{self.role} ({self.model}{' at ' + self.api_base if self.api_base else ''}) gave no "
@@ -99,3 +119,17 @@ def _example(prop: dict[str, Any]) -> Any:
         if kind in kinds:
             return value
     return None
+
+
+def settle_grammar(model: Any, llm: Any) -> Negotiated | None:
+    """For the agent's model config `model` (a ModelConfig) and its client `llm`: when it is served by
+    you (`api_base`), talks the text protocol and says `grammar: auto`, ask its endpoint once where it
+    takes a grammar (LLMClient.negotiate_grammar) and write the answer into `model.grammar`, so every
+    client made from it afterwards (each attempt's, a Ray node's) sends the grammar that way or none.
+    None when there was nothing to ask."""
+    if model.grammar != "auto" or not model.api_base or not hasattr(llm, "negotiate_grammar") \
+            or getattr(llm, "supports_tools", False):
+        return None
+    found = llm.negotiate_grammar()
+    model.grammar = found.way
+    return found
