@@ -54,8 +54,9 @@ class Roles:
     def endpoints(self) -> list:
         """How each role that asks for JSON (the judge; the structured evolver) takes a structured reply,
         and where a served agent model takes the text protocol's grammar (llm/negotiate.py): kept in
-        the run's endpoints.json, else found now and kept, so a resumed run asks nothing. A role with no way that gives a valid reply stops the run here, in one line
-        (LLMConfigError). Embedded and scripted models hold replies to the schema themselves."""
+        the run's endpoints.json, else found now and kept, so a resumed run asks nothing. A role
+        with no way that gives a valid reply stops the run here, in one line (LLMConfigError).
+        Embedded and scripted models hold replies to the schema themselves."""
         from adaptive_skill.files import read_json, write_json_atomic
         from adaptive_skill.llm.base import LLMConfigError
         from adaptive_skill.llm.negotiate import Negotiated

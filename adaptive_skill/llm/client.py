@@ -119,8 +119,14 @@ class LLMClient:
         `models.<role>.grammar: auto`, one small question each way, no retries. The way found is used
         from then on (supports_grammar); none found is an answer too ("none"): replies are then
         parsed as they come. A model set to a way, or to none, is not asked."""
-        from adaptive_skill.llm.negotiate import (GRAMMAR_WAYS, PROBE_GRAMMAR, PROBE_GRAMMAR_MESSAGES, Negotiated,
-                                                  Tried, grammar_fields)
+        from adaptive_skill.llm.negotiate import (
+            GRAMMAR_WAYS,
+            PROBE_GRAMMAR,
+            PROBE_GRAMMAR_MESSAGES,
+            Negotiated,
+            Tried,
+            grammar_fields,
+        )
 
         if self.config.grammar != "auto" or not self.config.api_base:
             way = self.grammar_way or "none"
