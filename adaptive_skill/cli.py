@@ -52,6 +52,7 @@ def run_handler(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from adaptive_skill.errors import UserError
+    from adaptive_skill.llm.base import ModelUnavailable
 
     try:
         return int(args.handler(args) or 0)
@@ -64,6 +65,11 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except ModelUnavailable as exc:  # a role's server went away: what finished is kept on disk
+        if args.verbose:
+            raise
+        print(f"error: {exc}; what finished is kept: run the same command again to go on", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (`... | head`): not an error. Point stdout at devnull so the
         # interpreter's final flush does not complain either.

@@ -122,6 +122,24 @@ def test_exhausted_retries_name_the_model_and_the_last_error():
     assert accounting.totals().failed_calls == 1
 
 
+@pytest.mark.parametrize("kind", ["connection", "timeout", "unavailable", "bad_gateway"])
+def test_an_endpoint_unreachable_after_its_retries_is_model_unavailable_not_an_answer(kind):
+    """Issue 67: a server that goes away mid-run stops the run (ModelUnavailable, which the engine
+    turns into a resumable stop) instead of failing every attempt after it as the agent's error."""
+    from adaptive_skill.llm.base import ModelUnavailable
+
+    transport = FakeTransport(TRANSIENT[kind]())
+    with pytest.raises(ModelUnavailable) as caught:
+        client(transport, max_retries=2, api_base="http://127.0.0.1:9/v1").complete([{"role": "user", "content": "x"}])
+    assert len(transport.requests) == 3  # retried first
+    message = str(caught.value)
+    assert message.startswith(f"models.agent ({MODEL} at http://127.0.0.1:9/v1) unreachable after 3 attempts")
+    assert ("timeout_sec" in message) == (kind == "timeout")
+    with pytest.raises(LLMError) as other:  # a rate limit or a 500 is the model's trouble, not its absence
+        client(FakeTransport(TRANSIENT["internal"]()), max_retries=1).complete([{"role": "user", "content": "x"}])
+    assert not isinstance(other.value, ModelUnavailable)
+
+
 def test_backoff_is_full_jitter_below_a_capped_ceiling():
     transport = FakeTransport(rate_limit())
     sleeps: list[float] = []

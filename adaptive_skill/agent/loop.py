@@ -39,7 +39,7 @@ from adaptive_skill.agent.skillfiles import SKILLS_ROOT, SkillMount
 from adaptive_skill.agent.written import show_command, written_paths
 from adaptive_skill.config import EvolveConfig, LimitsConfig, SandboxConfig
 from adaptive_skill.errors import SkillError, UserError
-from adaptive_skill.llm.base import BudgetExceeded, LLMError, LLMResponse
+from adaptive_skill.llm.base import BudgetExceeded, LLMError, LLMResponse, ModelUnavailable
 from adaptive_skill.protocols import LLM, Sandbox, StepMonitor
 from adaptive_skill.trajectory import StepRecord, Trajectory
 from adaptive_skill.workspace import Workspace
@@ -165,6 +165,8 @@ class TerminalAgent:
             except BudgetExceeded as exc:
                 trajectory.status, trajectory.metadata["stop_reason"] = "budget", str(exc)
                 break
+            except ModelUnavailable:
+                raise  # not this attempt's end: the run stops and redoes it on resume
             except LLMError as exc:
                 trajectory.status, trajectory.metadata["stop_reason"] = "error", str(exc)
                 break

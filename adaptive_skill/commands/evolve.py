@@ -44,4 +44,4 @@ def evolve(args: argparse.Namespace) -> int:
     tags = [t.name for t in engine.repo.tags()]
     print(f"run: {engine.run_dir.root}")
     print(f"status: {status}; cycles completed: {engine.state.cycle - 1}; tags: {', '.join(tags)}")
-    return 0
+    return 1 if status == "model_unavailable" else 0  # a role's server went away: --resume goes on

@@ -34,6 +34,7 @@ from adaptive_skill.evolve.loadable import load_problems
 from adaptive_skill.evolve.rules import skill_names, workspace_hash
 from adaptive_skill.files import read_json, write_json_atomic
 from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.llm.base import ModelUnavailable
 from adaptive_skill.phases import (
     Checkpoint,
     CommitResult,
@@ -184,7 +185,12 @@ class AdaptiveSkillEngine:
         self.run_dir.event("phase_start", cycle=n, phase=name)
         self.accounting.where = {"cycle": n, "phase": name}  # each journal line says what it paid for
         started = time.monotonic()
-        output = work(n)
+        try:
+            output = work(n)
+        except ModelUnavailable as exc:  # a role's server went away: nothing of this phase is recorded
+            self.run_dir.event("model_unavailable", cycle=n, phase=name, detail=str(exc))
+            self.log(f"cycle {n} {name}: {exc}")
+            raise Stop("model_unavailable") from None
         if limit_reason(self) == "budget":
             # Calls were refused inside this phase, so its output may be degraded: not recorded,
             # redone on resume (finished attempts and judge verdicts are reused, not paid twice).

@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from adaptive_skill.convergence import converged, egl, tasks_solved
 from adaptive_skill.phases import CommitResult, ConvergeResult, EvolveResult, ObserveResult, SolveResult
 
-RESUMABLE = ("stopped",)  # statuses a plain --resume continues; finished runs continue if limits allow
+# statuses a plain --resume continues; finished runs continue if limits allow
+RESUMABLE = ("stopped", "model_unavailable")
 
 
 class Stop(Exception):

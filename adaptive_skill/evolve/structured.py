@@ -41,7 +41,7 @@ from adaptive_skill.evolve.relevance import names_situation, quotes_record, rest
 from adaptive_skill.evolve.rules import skill_names
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.llm.accounting import Accounting
-from adaptive_skill.llm.base import BudgetExceeded, LLMError, StructuredOutputError
+from adaptive_skill.llm.base import BudgetExceeded, LLMError, ModelUnavailable, StructuredOutputError
 from adaptive_skill.protocols import LLM
 from adaptive_skill.runs import RunDir
 from adaptive_skill.skills import NAME_PATTERN, SkillFormatError, parse_skill_text, render_skill
@@ -204,6 +204,8 @@ class StructuredEvolver:
         appended to the conversation as the assistant's message."""
         try:
             reply = llm.complete_json(record.messages, SkillReply, task_id=task_id)
+        except ModelUnavailable:
+            raise  # the run stops; the evolve phase is redone on resume
         except LLMError as exc:
             outcome.status = "budget" if isinstance(exc, BudgetExceeded) else "error"
             record.errors.append(str(exc)[:2000])

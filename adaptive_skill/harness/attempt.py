@@ -8,7 +8,7 @@ from pathlib import Path
 from adaptive_skill.harness.providers import NetworkRefused, SandboxProvider
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.harness.verify import stop_leftovers, verify
-from adaptive_skill.llm.base import BudgetExceeded
+from adaptive_skill.llm.base import BudgetExceeded, ModelUnavailable
 from adaptive_skill.protocols import Agent, Sandbox
 from adaptive_skill.sandbox.programs import PROBE, Programs, read_probe
 from adaptive_skill.sandbox.state import capture_state
@@ -66,8 +66,8 @@ def run_attempt(task: Task, agent: Agent, provider: SandboxProvider,
         clock = time.monotonic()
         try:
             outcome = agent.solve(task, sandbox)
-        except BudgetExceeded:
-            raise  # not this task's failure: the run is out of budget and stops
+        except (BudgetExceeded, ModelUnavailable):
+            raise  # not this task's failure: the run is out of budget, or its model unreachable, and stops
         except Exception as exc:
             from adaptive_skill.harness.results import AgentOutcome
 

@@ -10,6 +10,7 @@ from adaptive_skill.llm.base import (
     LLMConfigError,
     LLMError,
     LLMResponse,
+    ModelUnavailable,
     StructuredOutputError,
     ToolCall,
     Usage,
@@ -19,5 +20,5 @@ from adaptive_skill.llm.factory import make_llm
 
 __all__ = [
     "Accounting", "BudgetExceeded", "CallRecord", "LLMClient", "LLMConfigError", "LLMError", "LLMResponse",
-    "StructuredOutputError", "ToolCall", "Totals", "Usage", "make_llm",
+    "ModelUnavailable", "StructuredOutputError", "ToolCall", "Totals", "Usage", "make_llm",
 ]

@@ -57,6 +57,12 @@ class LLMConfigError(UserError):
     """The user must fix something: a missing API key, an unknown model, a missing extra."""
 
 
+class ModelUnavailable(LLMError):
+    """A role's endpoint could not be reached after its retries (connection refused or reset, service
+    unavailable, bad gateway, timeouts): not the task's failure nor the model's answer. Like a spent
+    budget, it stops the run before anything is recorded from the failed call; --resume goes on."""
+
+
 class BudgetExceeded(LLMError):
     """A cost or token budget (per task or per run) is spent; no further call is made."""
 

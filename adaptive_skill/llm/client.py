@@ -16,7 +16,7 @@ from adaptive_skill.config import ModelConfig
 from adaptive_skill.llm import structured
 from adaptive_skill.llm._litellm import import_litellm
 from adaptive_skill.llm.accounting import Accounting
-from adaptive_skill.llm.base import LLMConfigError, LLMError, LLMResponse, ToolCall, Usage
+from adaptive_skill.llm.base import LLMConfigError, LLMError, LLMResponse, ModelUnavailable, ToolCall, Usage
 from adaptive_skill.llm.negotiate import Negotiated, Way
 from adaptive_skill.protocols import Schema
 
@@ -303,6 +303,13 @@ class LLMClient:
         if kind == "config":
             return LLMConfigError(self._config_message(error, _one_line(error, 160)))
         reason = _one_line(error)
+        litellm = import_litellm()
+        if kind == "retry" and isinstance(error, litellm.APIConnectionError | litellm.ServiceUnavailableError
+                                          | litellm.BadGatewayError | litellm.Timeout):
+            where = f" at {self.config.api_base}" if self.config.api_base else ""
+            hint = " (or raise its timeout_sec)" if isinstance(error, litellm.Timeout) else ""
+            return ModelUnavailable(f"models.{self.role} ({self.model}{where}) unreachable after {attempts} "
+                                    f"attempts{hint}: {reason}")
         if kind == "retry":
             return LLMError(f"{self.model}: gave up after {attempts} attempts: {reason}")
         return LLMError(f"{self.model}: {reason}")

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from adaptive_skill.config import JudgeConfig
-from adaptive_skill.llm.base import LLMError, StructuredOutputError
+from adaptive_skill.llm.base import LLMError, ModelUnavailable, StructuredOutputError
 from adaptive_skill.observe.cache import VerdictCache, content_key
 from adaptive_skill.observe.compress import Compressed, compress
 from adaptive_skill.observe.tokens import TokenCounter
@@ -242,6 +242,8 @@ class Judge:
             reply = self._unreasoned(exc.raw)
             if reply is None:
                 return self._failed(f"invalid reply after repair: {exc}", task_id, key)
+        except ModelUnavailable:
+            raise  # no verdict to record: the run stops and asks again on resume
         except LLMError as exc:
             return self._failed(str(exc), task_id, key)
         if self.cache is not None:

@@ -16,7 +16,7 @@ from adaptive_skill.evolve.team.formation import Formation
 from adaptive_skill.evolve.team.prompts import persona
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.llm.accounting import Accounting, Totals
-from adaptive_skill.llm.base import BudgetExceeded, LLMError
+from adaptive_skill.llm.base import BudgetExceeded, LLMError, ModelUnavailable
 from adaptive_skill.protocols import LLM, Schema
 
 Emit = Callable[..., Any]  # RunDir.event's signature: emit(kind, **fields)
@@ -83,6 +83,8 @@ class Team:
                    "role": "guest" if guest else "leader" if member is self.leader else "member"}
         try:
             reply = self.llm.complete_json(messages, schema, task_id=self.task_id)
+        except ModelUnavailable:
+            raise  # the run stops; the evolve phase is redone on resume
         except LLMError as exc:
             self.transcript.record("message", **speaker, error=str(exc), **self._spend(before))
             if isinstance(exc, BudgetExceeded):
