@@ -234,6 +234,28 @@ def test_plain_progress_is_one_line_per_event(tmp_path):
     assert progress.calls == 1 and len(lines) == 7
 
 
+def test_a_free_models_progress_says_nothing_of_cost(tmp_path):
+    """A model that costs nothing (served locally, `free: true`) once ended every line in "cycle cost
+    $0.0000"; the cost shows from the first cent."""
+    stream = io.StringIO()
+    display = Display("plain", stream)
+    spent = [0.0]
+    display.cycle(lambda: spent[0])
+    with display.phase("cycle 1 solve", 2) as progress:
+        progress.attempt(attempt(tmp_path, True, None))
+        spent[0] = 0.0001
+        progress.attempt(attempt(tmp_path, True, None))
+    lines = stream.getvalue().splitlines()
+    assert lines[1] == "[1/2] passed task-a"
+    assert lines[2] == "[2/2] passed task-a · cycle cost $0.0001"
+    assert display.cost_text() == "cycle cost $0.0001"
+    spent[0] = 0.0
+    display.cycle(lambda: spent[0])
+    with display.phase("cycle 2 solve", 1) as progress:
+        progress.attempt(attempt(tmp_path, False, "unresolved"))
+    assert "cost" not in stream.getvalue().split("cycle 2 solve: 1 to do", 1)[1]
+
+
 def test_quiet_progress_prints_only_the_log(tmp_path):
     stream = io.StringIO()
     display = Display("quiet", stream)
