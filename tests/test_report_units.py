@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def report_cli(*args):
-    return subprocess.run([sys.executable, "-m", "adaptive_skill", "report", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "adaptive_skill", "report", "--run", *map(str, args)], capture_output=True,
                           text=True, cwd=REPO, timeout=120)
 
 
