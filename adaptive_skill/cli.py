@@ -22,6 +22,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="adaptive-skill",
         description="Evolve a terminal agent's skill library overnight, without labels. "
                     "The grammar every command follows: docs/cli.md.",
+        epilog="""examples:
+  adaptive-skill evolve --config configs/quickstart.yaml
+  adaptive-skill report --run runs/20250101-220000-ab12cd
+  adaptive-skill -v tasks validate --suite benchmarks/terminal-easy""",
     )
     parser.add_argument("--version", action="version", version=f"adaptive-skill {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="show tracebacks and debug output")

@@ -1,5 +1,6 @@
 """Progress of a run: per phase a bar with counts and ETA, a line per finished task (passed,
-failed, passed/failed by the judge, spiral intervention, error) and the cycle's cost so far.
+failed, passed/failed by the judge, spiral intervention, error) and the cycle's cost so far (once
+there is one: a free model's lines say nothing of cost).
 
 Three modes: "rich" (live bars; only when stdout and stderr are both terminals), "plain" (one
 line per event, for logs and pipes), "quiet" (no progress; the engine's own lines still appear).
@@ -65,8 +66,10 @@ class Display:
         return None if self._cost is None else max(0.0, self._cost() - self._cost_at_start)
 
     def cost_text(self) -> str:
+        """"cycle cost $0.0123" once the cycle has cost something; nothing for a free model (served
+        locally, `free: true`, or one litellm cannot price), whose every line would end in $0.0000."""
         cost = self.cycle_cost()
-        return "" if cost is None else f"cycle cost ${cost:.4f}"
+        return "" if not cost else f"cycle cost ${cost:.4f}"
 
     def phase(self, title: str, total: int, *, role: str | None = None) -> PhaseProgress:
         """Progress of one batch of work. With `role`, that role's model calls count as progress

@@ -42,8 +42,9 @@ def test_solve_with_embedded_model_offline(tmp_path, docker_client, base_image, 
     out = tmp_path / "solve"
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     result = subprocess.run(
-        [sys.executable, "-m", "adaptive_skill", "solve", "benchmarks/terminal-core/find-large-files",
-         "--model", embedded_model, "--out", str(out), "--set", "limits.max_steps=4", "--set", "models.agent.max_tokens=96", "--json"],
+        [sys.executable, "-m", "adaptive_skill", "solve", "--task-dir", "benchmarks/terminal-core/find-large-files",
+         "--model", embedded_model, "--out", str(out), "--set", "limits.max_steps=4", "--set", "models.agent.max_tokens=96",
+         "--format", "json"],
         capture_output=True, text=True, cwd=REPO, env=env, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     outcome = json.loads(result.stdout)

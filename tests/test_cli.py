@@ -107,9 +107,9 @@ def versioned(tmp_path) -> Path:
 
 
 def test_skills_list_show_diff_log(versioned):
-    listing = cli("skills", "list", "--workspace", str(versioned), "--json")
+    listing = cli("skills", "list", "--workspace", str(versioned), "--format", "json")
     assert [s["name"] for s in json.loads(listing.stdout)] == ["check-your-work", "git-recovery"]
-    at_tag = cli("skills", "list", "--workspace", str(versioned), "--tag", "evo-1", "--json")
+    at_tag = cli("skills", "list", "--workspace", str(versioned), "--tag", "evo-1", "--format", "json")
     assert [s["name"] for s in json.loads(at_tag.stdout)] == ["check-your-work"]
     show = cli("skills", "show", "git-recovery", "--workspace", str(versioned), "--tag", "evo-2")
     assert show.returncode == 0 and "git reflog" in show.stdout
@@ -117,7 +117,7 @@ def test_skills_list_show_diff_log(versioned):
     assert missing.returncode == 2 and missing.stderr.startswith("error: skills/git-recovery/SKILL.md does not exist")
     diff = cli("skills", "diff", "evo-1", "evo-2", "--workspace", str(versioned))
     assert "+name: git-recovery" in diff.stdout
-    log = json.loads(cli("skills", "log", "--workspace", str(versioned), "--json").stdout)
+    log = json.loads(cli("skills", "log", "--workspace", str(versioned), "--format", "json").stdout)
     assert [(t["tag"], t["metrics"]) for t in log["tags"]] == [("evo-1", {"holdout_mean": 5.0}),
                                                                ("evo-2", {"holdout_mean": 6.5})]
     assert log["decisions"] == []  # a bare workspace has no run, so no gate decisions
@@ -129,7 +129,7 @@ def test_skills_run_dir_and_bad_input(versioned, tmp_path):
     run = tmp_path / "run"
     run.mkdir()
     versioned.rename(run / "workspace")
-    assert cli("skills", "log", "--run", str(run), "--json").returncode == 0
+    assert cli("skills", "log", "--run", str(run), "--format", "json").returncode == 0
     for args, fragment in [
         (("skills", "show", "../../etc", "--run", str(run)), "not a valid skill name"),
         (("skills", "diff", "evo-1", "evo-9", "--run", str(run)), "unknown tag or commit 'evo-9'"),

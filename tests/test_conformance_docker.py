@@ -29,7 +29,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_validate_runs_the_good_tasks_and_names_the_broken_one(docker_client, base_image):
-    result = cli("tasks", "validate", str(SUITE), "--workers", "1", "--quiet", "--json",
+    result = cli("tasks", "validate", "--suite", str(SUITE), "--workers", "1", "--quiet", "--format", "json",
                  "--set", "sandbox.allow_network=true")
     assert result.returncode == 3, result.stderr  # every loaded task sound, one refused
     assert result.stderr.count("refused") == 1
@@ -53,7 +53,7 @@ def test_validate_runs_the_good_tasks_and_names_the_broken_one(docker_client, ba
 
 def test_network_needing_task_is_refused_when_the_config_forbids(tmp_path, docker_client, base_image):
     result = cli("run", "--suite", str(SUITE), "--task", "harbor-network-needed", "--agent", "oracle",
-                 "--json", "--quiet")
+                 "--format", "json", "--quiet")
     assert result.returncode == 0, result.stderr  # --task selects a loadable task: nothing refused
     (row,) = json.loads(result.stdout)["results"]
     assert (row["passed"], row["failure_mode"]) == (False, "network_refused")
@@ -178,7 +178,7 @@ def test_agent_logs_are_kept_but_a_planted_verifier_dir_is_not(tmp_path, provide
 
 
 def test_images_build_skips_the_refused_tasks(docker_client, base_image):
-    result = cli("images", "build", str(SUITE), "--workers", "1", "--no-progress")
+    result = cli("images", "build", "--suite", str(SUITE), "--workers", "1", "--quiet")
     assert result.returncode == 3, result.stdout + result.stderr
     assert "task broken-no-tests refused" in result.stderr and result.stderr.count("refused") == 1
     import re

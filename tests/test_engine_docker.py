@@ -101,7 +101,8 @@ def test_three_cycles(setup):
     assert cycle[3]["evolve"]["repaired"] and not cycle[3]["evolve"]["mutated"]
     assert cycle[3]["gate"]["reason"] == "no mutation to gate"
     # skills log --run shows every gated change with its evidence, accepted or rejected
-    logged = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "log", "--run", str(run), "--json"],
+    logged = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "log", "--run", str(run),
+                             "--format", "json"],
                             capture_output=True, text=True, cwd=REPO, check=True)
     decisions = json.loads(logged.stdout)["decisions"]
     assert [(d["cycle"], d["accepted"]) for d in decisions] == [(1, True), (2, False)]
@@ -196,7 +197,7 @@ def test_replay_a_tag_reproduces_its_gate(setup):
     run = engine.run_dir.root
     recorded = json.loads((run / "cycles" / "001" / "gate.json").read_text())
     result = subprocess.run([sys.executable, "-m", "adaptive_skill", "replay", "--run", str(run), "--tag", "evo-1",
-                             "--json"], capture_output=True, text=True, cwd=REPO, timeout=600)
+                             "--format", "json"], capture_output=True, text=True, cwd=REPO, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads(result.stdout)
     # the scripted agent behaves the same again: the same rounds, scores and decision

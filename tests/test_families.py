@@ -225,15 +225,16 @@ def cli(*args) -> subprocess.CompletedProcess:
 
 
 def test_tasks_list_shows_families_and_twins():
-    result = cli("tasks", "list", EASY, "--holdout-ratio", "0.5", "--seed", "2", "--families", "--format", "json")
+    result = cli("tasks", "list", "--suite", EASY, "--holdout-ratio", "0.5", "--seed", "2", "--families", "--format", "json")
     assert result.returncode == 0, result.stderr
     rows = {row["id"]: row for row in json.loads(result.stdout)}
     assert rows["hello-script"]["split"] == "holdout" and rows["hello-script"]["twin_of"] == ["greet-script"]
     assert rows["greet-script"]["family"] == "hello-script" and rows["greet-script"]["twin_of"] == []
     assert sum(bool(row["twin_of"]) for row in rows.values()) == 7
-    plain = json.loads(cli("tasks", "list", EASY, "--format", "json").stdout)
+    plain = json.loads(cli("tasks", "list", "--suite", EASY, "--format", "json").stdout)
     assert "family" not in plain[0]  # only when asked
-    by_family = cli("tasks", "list", EASY, "--holdout-ratio", "0.5", "--seed", "2", "--families", "--split-by-family")
+    by_family = cli("tasks", "list", "--suite", EASY, "--holdout-ratio", "0.5", "--seed", "2", "--families",
+                    "--split-by-family")
     assert by_family.returncode == 0 and "(seed 2, by family)" in by_family.stdout
     assert "9 families, 0 holdout task(s)" in by_family.stdout
 

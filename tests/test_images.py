@@ -175,9 +175,9 @@ def test_images_build_command(tmp_path, docker_client, base_image, capsys):
         (task / rel).parent.mkdir(parents=True, exist_ok=True)
         (task / rel).write_text(text)
     try:
-        assert main(["images", "build", str(suite), "--no-progress"]) == 0
+        assert main(["images", "build", "--suite", str(suite), "--quiet"]) == 0
         assert "1 built, 0 cached, 0 failed" in capsys.readouterr().out
-        assert main(["images", "build", str(suite), "--no-progress", "--workers", "1"]) == 0
+        assert main(["images", "build", "--suite", str(suite), "--quiet", "--workers", "1"]) == 0
         assert "0 built, 1 cached, 0 failed" in capsys.readouterr().out
     finally:
         _remove_images(docker_client, "cli-task")

@@ -159,9 +159,9 @@ def test_one_easy_task_end_to_end_with_qwen(tmp_path, docker_client, base_image,
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     started = time.monotonic()
     solved = subprocess.run(
-        [sys.executable, "-m", "adaptive_skill", "solve", str(task), "--model", embedded_qwen,
+        [sys.executable, "-m", "adaptive_skill", "solve", "--task-dir", str(task), "--model", embedded_qwen,
          "--out", str(tmp_path / "solve"), "--set", "limits.max_steps=4", "--set", "models.agent.max_tokens=384",
-         "--json"], capture_output=True, text=True, cwd=REPO, env=env, timeout=1200)
+         "--format", "json"], capture_output=True, text=True, cwd=REPO, env=env, timeout=1200)
     assert solved.returncode == 0, solved.stderr[-3000:]
     outcome = json.loads(solved.stdout)
     trajectory = json.loads(Path(outcome["trajectory_path"]).read_text())
@@ -170,8 +170,8 @@ def test_one_easy_task_end_to_end_with_qwen(tmp_path, docker_client, base_image,
     # a real outcome: passed, or failed for a reason other than broken replies
     assert isinstance(outcome["passed"], bool) and (outcome["passed"] or outcome["failure_mode"] != "agent_error")
     judged = subprocess.run(
-        [sys.executable, "-m", "adaptive_skill", "judge", outcome["trajectory_path"], "--task", str(task),
-         "--model", embedded_qwen, "--set", "models.judge.max_tokens=256"],
+        [sys.executable, "-m", "adaptive_skill", "judge", outcome["trajectory_path"], "--task-dir", str(task),
+         "--model", embedded_qwen, "--set", "models.judge.max_tokens=256", "--format", "json"],
         capture_output=True, text=True, cwd=REPO, env=env, timeout=600)
     assert judged.returncode == 0, judged.stdout[-2000:] + judged.stderr[-2000:]
     verdict = json.loads(judged.stdout)

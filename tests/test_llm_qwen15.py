@@ -114,9 +114,9 @@ def test_one_terminal_easy_task_end_to_end(tmp_path, docker_client, base_image, 
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     started = time.monotonic()
     solved = subprocess.run(
-        [sys.executable, "-m", "adaptive_skill", "solve", str(TASK), "--model", embedded_qwen15,
+        [sys.executable, "-m", "adaptive_skill", "solve", "--task-dir", str(TASK), "--model", embedded_qwen15,
          "--out", str(tmp_path / "solve"), "--set", "limits.max_steps=5", "--set", "models.agent.max_tokens=4096",
-         "--json"], capture_output=True, text=True, cwd=REPO, env=env, timeout=1800)
+         "--format", "json"], capture_output=True, text=True, cwd=REPO, env=env, timeout=1800)
     assert solved.returncode == 0, solved.stderr[-3000:]
     outcome = json.loads(solved.stdout)
     trajectory = json.loads(Path(outcome["trajectory_path"]).read_text())
@@ -126,8 +126,8 @@ def test_one_terminal_easy_task_end_to_end(tmp_path, docker_client, base_image, 
     assert not [step for step in trajectory["steps"] if (step.get("error") or "").startswith("format")]
     assert isinstance(outcome["passed"], bool) and (outcome["passed"] or outcome["failure_mode"] != "agent_error")
     judged = subprocess.run(
-        [sys.executable, "-m", "adaptive_skill", "judge", outcome["trajectory_path"], "--task", str(TASK),
-         "--model", embedded_qwen15, "--set", "models.judge.max_tokens=1024"],
+        [sys.executable, "-m", "adaptive_skill", "judge", outcome["trajectory_path"], "--task-dir", str(TASK),
+         "--model", embedded_qwen15, "--set", "models.judge.max_tokens=1024", "--format", "json"],
         capture_output=True, text=True, cwd=REPO, env=env, timeout=900)
     assert judged.returncode == 0, judged.stdout[-2000:] + judged.stderr[-2000:]
     verdict = json.loads(judged.stdout)

@@ -268,7 +268,7 @@ def test_a_proposal_written_while_the_app_runs_appears(tmp_path, serve):  # noqa
 # -- tasks list --run ---------------------------------------------------------------------------------
 
 def test_tasks_list_says_where_each_task_came_from(run):
-    result = cli("tasks", "list", "--run", run, "--json")
+    result = cli("tasks", "list", "--run", run, "--format", "json")
     assert result.returncode == 0, result.stderr
     rows = {row["id"]: row for row in json.loads(result.stdout)}
     assert {row["source"] for row in rows.values()} == {"suite", "proposed"}
@@ -292,14 +292,14 @@ def test_tasks_list_says_where_each_task_came_from(run):
     assert "│ rejected │ proposed, cycle 1: rejected (oracle) - oracle failed: the reference" in lines[ORACLE_FAILS]
     assert "proposed, cycle 1: legacy, unverified" in lines[LEGACY] and lines["task-0"].split("│")[6].strip() == "suite"
     # the suite given explicitly, and without --run nothing about proposals
-    plain = json.loads(cli("tasks", "list", run.parent.parent / "suite", "--json").stdout)
+    plain = json.loads(cli("tasks", "list", "--suite", run.parent.parent / "suite", "--format", "json").stdout)
     assert len(plain) == 4 and "source" not in plain[0]
 
 
 def test_tasks_list_bad_input(run, tmp_path):
     for args, message in ((("--run", tmp_path / "nope"), "no such run directory"),
                           (("--run", tmp_path), "not a run directory"),
-                          ((), "give SUITE, or --run RUN")):
+                          ((), "give --suite DIR, or --run DIR")):
         result = cli("tasks", "list", *args)
         assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and message in result.stderr, result
     (run / "config.yaml").write_text("paths: [unclosed\n")
@@ -307,4 +307,4 @@ def test_tasks_list_bad_input(run, tmp_path):
     assert broken.returncode == 2 and "config.yaml: unreadable" in broken.stderr and "Traceback" not in broken.stderr
     (run / "config.yaml").write_text("seed: 1\n")
     nosuite = cli("tasks", "list", "--run", run)
-    assert nosuite.returncode == 2 and "no paths.suite; give SUITE" in nosuite.stderr
+    assert nosuite.returncode == 2 and "no paths.suite; give --suite DIR" in nosuite.stderr

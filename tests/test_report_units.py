@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def report_cli(*args):
-    return subprocess.run([sys.executable, "-m", "adaptive_skill", "report", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "adaptive_skill", "report", "--run", *map(str, args)], capture_output=True,
                           text=True, cwd=REPO, timeout=120)
 
 
@@ -232,6 +232,28 @@ def test_plain_progress_is_one_line_per_event(tmp_path):
     assert re.fullmatch(r"cycle 1 solve: 2/2 done, 1 failed, \d+s, cycle cost \$0\.2500", lines[3])
     assert lines[5] == "[1/1] failed by judge task-a · score 3: no check · cycle cost $0.2500"
     assert progress.calls == 1 and len(lines) == 7
+
+
+def test_a_free_models_progress_says_nothing_of_cost(tmp_path):
+    """A model that costs nothing (served locally, `free: true`) once ended every line in "cycle cost
+    $0.0000"; the cost shows from the first cent."""
+    stream = io.StringIO()
+    display = Display("plain", stream)
+    spent = [0.0]
+    display.cycle(lambda: spent[0])
+    with display.phase("cycle 1 solve", 2) as progress:
+        progress.attempt(attempt(tmp_path, True, None))
+        spent[0] = 0.0001
+        progress.attempt(attempt(tmp_path, True, None))
+    lines = stream.getvalue().splitlines()
+    assert lines[1] == "[1/2] passed task-a"
+    assert lines[2] == "[2/2] passed task-a · cycle cost $0.0001"
+    assert display.cost_text() == "cycle cost $0.0001"
+    spent[0] = 0.0
+    display.cycle(lambda: spent[0])
+    with display.phase("cycle 2 solve", 1) as progress:
+        progress.attempt(attempt(tmp_path, False, "unresolved"))
+    assert "cost" not in stream.getvalue().split("cycle 2 solve: 1 to do", 1)[1]
 
 
 def test_quiet_progress_prints_only_the_log(tmp_path):

@@ -232,8 +232,8 @@ def test_rate_every_kind_in_a_real_browser_then_resume_with_the_verdict(stopped_
 
     # the export has every rating, both raters and all three kinds
     for name in ("ratings.csv", "ratings.json"):
-        done = subprocess.run([sys.executable, "-m", "adaptive_skill", "review", str(run), "--export",
-                               str(tmp_path / name)], cwd=REPO, capture_output=True, text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-m", "adaptive_skill", "review", "--run", str(run),
+                               "--out", str(tmp_path / name)], cwd=REPO, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "10 rating(s)" in done.stdout, done.stderr
     rows = json.loads((tmp_path / "ratings.json").read_text())
     assert {(r["rater"], r["kind"]) for r in rows} == {(p, k) for p in ANSWERS for k in ("trajectory", "mutation",

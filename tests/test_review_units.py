@@ -217,8 +217,8 @@ def test_rate_every_kind_over_http_and_export(run, serve, tmp_path):
     trajectory = next(r for r in ratings if r.kind == "trajectory")
     assert trajectory.answers == {"solved": False, "score": 3, "what_went_wrong": "polled forever"}
     for name in ("ratings.csv", "ratings.json"):
-        result = subprocess.run([sys.executable, "-m", "adaptive_skill", "review", str(run), "--export",
-                                 str(tmp_path / name)], cwd=REPO, capture_output=True, text=True, timeout=120)
+        result = subprocess.run([sys.executable, "-m", "adaptive_skill", "review", "--run", str(run),
+                                 "--out", str(tmp_path / name)], cwd=REPO, capture_output=True, text=True, timeout=120)
         assert result.returncode == 0 and "4 rating(s)" in result.stdout, result.stderr
     rows = json.loads((tmp_path / "ratings.json").read_text())
     assert {r["kind"] for r in rows} == {"trajectory", "mutation", "task"} and all(r["latest"] for r in rows)
@@ -328,7 +328,7 @@ def test_sign_in_and_bad_command_lines(run, tmp_path, serve):
     server.stop()
 
     def review(*args):
-        return subprocess.run([sys.executable, "-m", "adaptive_skill", "review", *map(str, args)], cwd=REPO,
+        return subprocess.run([sys.executable, "-m", "adaptive_skill", "review", "--run", *map(str, args)], cwd=REPO,
                               capture_output=True, text=True, timeout=120)
 
     taken = socket.socket()
@@ -339,7 +339,7 @@ def test_sign_in_and_bad_command_lines(run, tmp_path, serve):
                           ((tmp_path,), "not a run directory"),
                           ((run, "--port", "70000"), "--port 70000: expected 0-65535"),
                           ((run, "--rater", "a\tb"), "--rater"),
-                          ((run, "--export", tmp_path / "ratings.txt"), "needs a .csv or .json file name")):
+                          ((run, "--out", tmp_path / "ratings.txt"), "--out needs a .csv or .json file name")):
         result = review(*args)
         assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and message in result.stderr, result
     taken.close()

@@ -64,7 +64,7 @@ def run(tmp_path) -> Path:
 
 def test_export_then_import_round_trips_a_tags_skills_byte_for_byte(run, tmp_path):
     dest = tmp_path / "agent-skills"
-    result = cli("skills", "export", "--run", str(run), "--tag", "evo-1", str(dest))
+    result = cli("skills", "export", "--run", str(run), "--tag", "evo-1", "--out", str(dest))
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in dest.iterdir()) == ["check-your-work", "port-check", "probe-files"]
     tagged = WorkspaceRepo.open(run / "workspace").export("evo-1", tmp_path / "tagged") / "skills"
@@ -83,16 +83,16 @@ def test_export_then_import_round_trips_a_tags_skills_byte_for_byte(run, tmp_pat
 
 def test_export_refuses_to_overwrite_unless_forced(run, tmp_path):
     dest = tmp_path / "out"
-    assert cli("skills", "export", "--run", str(run), "--tag", "evo-1", str(dest)).returncode == 0
+    assert cli("skills", "export", "--run", str(run), "--tag", "evo-1", "--out", str(dest)).returncode == 0
     (dest / "probe-files" / "scripts" / "run.sh").write_text("edited by the user\n")
-    again = cli("skills", "export", "--run", str(run), "--tag", "evo-1", str(dest))
+    again = cli("skills", "export", "--run", str(run), "--tag", "evo-1", "--out", str(dest))
     assert again.returncode == 2 and len(again.stderr.strip().splitlines()) == 1
     assert "already exist; use --force" in again.stderr and "Traceback" not in again.stderr
     assert (dest / "probe-files" / "scripts" / "run.sh").read_text() == "edited by the user\n"
-    forced = cli("skills", "export", "--run", str(run), "--tag", "evo-1", "--force", str(dest))
+    forced = cli("skills", "export", "--run", str(run), "--tag", "evo-1", "--force", "--out", str(dest))
     assert forced.returncode == 0 and (dest / "probe-files/scripts/run.sh").read_text() == "#!/bin/bash\necho ok\n"
     # without --tag: the work tree, with the later change
-    latest = cli("skills", "export", "--run", str(run), str(tmp_path / "latest"))
+    latest = cli("skills", "export", "--run", str(run), "--out", str(tmp_path / "latest"))
     assert latest.returncode == 0 and "changed later" in (tmp_path / "latest/probe-files/scripts/run.sh").read_text()
 
 
@@ -101,14 +101,14 @@ def test_export_refuses_symlinks_and_invalid_skills_in_the_tag(run, tmp_path):
     (workspace / "skills/probe-files/references/passwd").symlink_to("/etc/passwd")
     WorkspaceRepo.open(workspace).snapshot("a link")
     WorkspaceRepo.open(workspace).tag("evo-2")
-    linked = cli("skills", "export", "--run", str(run), "--tag", "evo-2", str(tmp_path / "a"))
+    linked = cli("skills", "export", "--run", str(run), "--tag", "evo-2", "--out", str(tmp_path / "a"))
     assert linked.returncode == 2 and len(linked.stderr.strip().splitlines()) == 1, linked.stderr
     assert not (tmp_path / "a" / "probe-files").exists()
     (workspace / "skills/probe-files/references/passwd").unlink()
     (workspace / "skills/port-check/SKILL.md").write_text("---\nname: port-check\n---\nbody\n")
     WorkspaceRepo.open(workspace).snapshot("an invalid skill")
     WorkspaceRepo.open(workspace).tag("evo-3")
-    invalid = cli("skills", "export", "--run", str(run), "--tag", "evo-3", str(tmp_path / "b"))
+    invalid = cli("skills", "export", "--run", str(run), "--tag", "evo-3", "--out", str(tmp_path / "b"))
     assert invalid.returncode == 2 and "description" in invalid.stderr
     assert len(invalid.stderr.strip().splitlines()) == 1 and not (tmp_path / "b").exists()
 

@@ -97,7 +97,8 @@ def test_per_detector_figures_are_reported(scored):
 def test_the_cli_agrees_with_the_replay_on_a_corpus_run(scored):
     _, _, reports = scored
     run = next(r for r, rep in sorted(reports.items()) if rep["first_step"] is not None)
-    result = subprocess.run([sys.executable, "-m", "adaptive_skill", "spiral", "scan", str(CORPUS / "runs" / f"{run}.json")],
+    result = subprocess.run([sys.executable, "-m", "adaptive_skill", "spiral", "scan", str(CORPUS / "runs" / f"{run}.json"),
+                             "--format", "json"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["first_step"] == reports[run]["first_step"]

@@ -32,7 +32,7 @@ def scan_file(name: str, **settings) -> dict:
 
 
 def test_cli_reports_a_loop_as_json():
-    result = cli(str(FIXTURES / "loop_native.json"))
+    result = cli(str(FIXTURES / "loop_native.json"), "--format", "json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert set(report) == {"spiral", "first_step", "failed_steps", "events"}
@@ -50,15 +50,15 @@ def test_cli_reports_a_loop_as_json():
 
 def test_cli_healthy_trajectories_and_overrides(tmp_path):
     for name in ("healthy_long_run.json", "healthy_polling.json"):
-        result = cli(str(FIXTURES / name))
+        result = cli(str(FIXTURES / name), "--format", "json")
         report = json.loads(result.stdout)
         assert result.returncode == 0 and report.pop("failed_steps") is not None
         assert report == {"spiral": False, "first_step": None, "events": []}, (name, result.stdout)
     config = tmp_path / "strict.yaml"
     config.write_text("spiral:\n  poll_tolerance: 1.0\n")
-    strict = json.loads(cli(str(FIXTURES / "healthy_polling.json"), "--config", str(config)).stdout)
+    strict = json.loads(cli(str(FIXTURES / "healthy_polling.json"), "--config", str(config), "--format", "json").stdout)
     assert strict["spiral"] is True  # without the tolerance for waiting commands, four refused polls are a loop
-    off = json.loads(cli(str(FIXTURES / "loop_native.json"), "--set", "spiral.threshold=100").stdout)
+    off = json.loads(cli(str(FIXTURES / "loop_native.json"), "--set", "spiral.threshold=100", "--format", "json").stdout)
     assert off["spiral"] is False and off["events"]  # still detected, never acted on
 
 
@@ -214,7 +214,7 @@ def test_scan_as_text_one_paragraph_per_intervention(tmp_path):
     assert paragraphs[0].startswith("A spiral: first intervention at step 33")
     assert paragraphs[1].startswith("Step 33, nudge: intent_repetition") and "out never gave a new answer" in paragraphs[1]
     assert "steps 29, 31, 33" in paragraphs[1] and len(paragraphs) == 1 + len(_interventions_with(run))
-    quiet = cli(str(FIXTURES / "healthy_long_run.json"), "--format", "text")
+    quiet = cli(str(FIXTURES / "healthy_long_run.json"))  # text is the default
     assert quiet.stdout.startswith("No spiral: the monitor would not have intervened") and "\n\n" not in quiet.stdout
 
 

@@ -1,5 +1,5 @@
 """The shipped suites are sound: every task builds offline, passes with its reference solution
-and fails when nothing is done. This runs `tasks validate --json` exactly as a user would."""
+and fails when nothing is done. This runs `tasks validate --format json` exactly as a user would."""
 
 import json
 import os
@@ -27,8 +27,8 @@ SLOW_ENV = "ADAPTIVE_SKILL_SLOW"
 
 
 def _validate(suite, tasks=()):
-    command = [sys.executable, "-m", "adaptive_skill", "tasks", "validate", suite, "--json", "--workers", "2",
-               "--quiet"]
+    command = [sys.executable, "-m", "adaptive_skill", "tasks", "validate", "--suite", suite, "--format", "json",
+               "--workers", "2", "--quiet"]
     for task in tasks:
         command += ["--task", task]
     result = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=3600)
@@ -117,8 +117,9 @@ def test_terminal_easy_catches_typical_slips(docker_client, base_image, tmp_path
         shutil.copytree(REPO / EASY / answer["task"], copy)
         (copy / "solution" / "solve.sh").write_text("#!/bin/bash\n" + answer["script"] + "\n")
         expected[copy.name] = answer["passes"]
-    result = subprocess.run([sys.executable, "-m", "adaptive_skill", "tasks", "validate", str(tmp_path), "--json",
-                             "--workers", "2", "--quiet"], capture_output=True, text=True, cwd=REPO, timeout=3600)
+    result = subprocess.run([sys.executable, "-m", "adaptive_skill", "tasks", "validate", "--suite", str(tmp_path),
+                             "--format", "json", "--workers", "2", "--quiet"],
+                            capture_output=True, text=True, cwd=REPO, timeout=3600)
     report = json.loads(result.stdout)
     got = {row["id"]: row["oracle"]["passed"] for row in report["tasks"]}
     wrong = {name: (want, got.get(name)) for name, want in expected.items() if got.get(name) is not want}

@@ -47,17 +47,17 @@ def test_scan_fails_only_when_nothing_loads(tmp_path):
 def test_list_exit_codes_and_json(tmp_path):
     harbor(tmp_path, "good")
     harbor(tmp_path, "broken", skip="tests/test.sh")
-    result = cli("tasks", "list", str(tmp_path), "--json")
+    result = cli("tasks", "list", "--suite", str(tmp_path), "--format", "json")
     assert result.returncode == 3
     assert result.stderr == f"error: task broken refused: {tmp_path}/broken/tests/test.sh: missing\n"
     rows = json.loads(result.stdout)
     assert [(r["id"], r["split"]) for r in rows] == [("broken", "refused"), ("good", "train")]
     assert rows[0]["reason"] == "missing" and rows[0]["file"].endswith("broken/tests/test.sh")
     (tmp_path / "good" / "instruction.md").unlink()
-    nothing = cli("tasks", "list", str(tmp_path))
+    nothing = cli("tasks", "list", "--suite", str(tmp_path))
     assert nothing.returncode == 2 and "Traceback" not in nothing.stderr
     assert nothing.stderr.splitlines()[-1] == f"error: suite {tmp_path}: none of its 2 task(s) could be loaded"
-    whole = cli("tasks", "list", str(REPO / "tests" / "fixtures" / "legacy-suite"))
+    whole = cli("tasks", "list", "--suite", str(REPO / "tests" / "fixtures" / "legacy-suite"))
     assert whole.returncode == 0 and whole.stderr == ""
 
 

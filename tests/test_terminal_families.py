@@ -67,8 +67,8 @@ def test_validation_record_covers_every_task_and_every_task_is_sound():
                     reason="opt-in, as the other slow suite checks: builds 232 images (about 18 min) and validates "
                            "them; set ADAPTIVE_SKILL_SLOW=1 (validation.json is the kept run, checked above)")
 def test_every_instance_is_sound_in_docker():
-    done = subprocess.run([sys.executable, "-m", "adaptive_skill", "tasks", "validate", str(SUITE), "--format", "json",
-                           "-q"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "adaptive_skill", "tasks", "validate", "--suite", str(SUITE),
+                           "--format", "json", "-q"], capture_output=True, text=True)
     report = json.loads(done.stdout)
     assert done.returncode == 0 and all(row["sound"] for row in report["tasks"]), done.stderr[-2000:]
 

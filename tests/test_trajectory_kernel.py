@@ -188,7 +188,7 @@ def test_every_command_that_reads_a_trajectory_exits_2_with_one_line(tmp_path):
     bad = tmp_path / "hostile.json"
     bad.write_text(json.dumps({"messages": [*GOOD, {"role": "assistant", "content": {"$ref": "/etc/passwd"}}]}))
     for command in (["trajectory", "signals"], ["trajectory", "compress"], ["spiral", "scan"],
-                    ["judge", "--task", str(tmp_path)]):
+                    ["judge", "--task-dir", str(tmp_path)]):
         result = cli(*command, str(bad))
         assert result.returncode == 2 and result.stdout == "", (command, result.stderr)
         assert result.stderr.count("\n") == 1 and str(bad) in result.stderr, (command, result.stderr)
@@ -198,10 +198,11 @@ def test_every_command_that_reads_a_trajectory_exits_2_with_one_line(tmp_path):
 
 def test_the_commands_read_every_format():
     for name in ("chat_no_exit_codes.json", "mini_swe_agent_v1.json", "text_protocol_no_exit_codes.json"):
-        signals = cli("trajectory", "signals", str(FIXTURES / name))
+        signals = cli("trajectory", "signals", str(FIXTURES / name), "--format", "json")
         assert signals.returncode == 0, signals.stderr
         counted = json.loads(signals.stdout)
-        scanned = json.loads(cli("spiral", "scan", str(FIXTURES / name), "--set", "spiral.threshold=1e9").stdout)
+        scanned = json.loads(cli("spiral", "scan", str(FIXTURES / name), "--set", "spiral.threshold=1e9",
+                                 "--format", "json").stdout)
         assert counted["n_errors"] + counted["n_timeouts"] == len(scanned["failed_steps"]) > 0
 
 

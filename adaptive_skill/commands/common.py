@@ -2,8 +2,10 @@
 
 - a run directory is `--run DIR` (`evolve --resume DIR` names the run to continue);
 - `--out`/`-o` is the path the command writes: a file or a directory, as its help says;
-- `--format` chooses the output, from text, json, md and html (each command takes those it can write);
-- `--quiet`/`-q` turns progress off wherever there is progress;
+- `--format` chooses the output, from text, json, md and html (each command takes those it can write;
+  the first is the default, text wherever text is offered);
+- a suite is `--suite DIR`; a task in it `--task ID`; a task's own directory `--task-dir DIR`;
+- `--quiet`/`-q` turns the progress display off wherever there is one, in the same words everywhere;
 - no command has an option of the top level's (`-v/--verbose`, `--version`).
 
 An old spelling keeps working for a release: it is left out of --help, and once the command has
@@ -82,14 +84,15 @@ class OldOption(argparse.Action):
             setattr(namespace, key, value)
 
 
-class OldRunPositional(argparse.Action):
-    """`report RUN`, the run directory as a positional argument, kept for a release: hidden from --help;
-    the command's finisher turns it into --run."""
+class OldPositional(argparse.Action):
+    """An option given the old way, as a positional argument (`report RUN` for `report --run DIR`, `images
+    build SUITE` for `--suite DIR`), kept for a release: hidden from --help; the command's finisher
+    (`add_option_with_old_positional`) moves it to the option."""
 
-    def __init__(self, option_strings, dest, nargs=None, **kwargs):
+    def __init__(self, option_strings, dest, replaced_by: str, metavar=None, nargs=None, **kwargs):
         super().__init__(option_strings, dest, nargs="?", default=argparse.SUPPRESS, help=argparse.SUPPRESS,
-                         metavar="RUN")
-        self.replaced_by = "--run DIR"
+                         metavar=metavar)
+        self.replaced_by = replaced_by
 
     def __call__(self, parser, namespace, values, option_string=None):
         setattr(namespace, self.dest, values)
@@ -107,6 +110,37 @@ def require(parser: CommandParser, action: argparse.Action) -> None:
     parser.finishers.append(finish)
 
 
+def add_option_with_old_positional(parser: CommandParser, flags: tuple[str, ...], old_metavar: str, what: str,
+                                   required: bool = False, **kwargs) -> argparse.Action:
+    """The option `flags` (`--run`, `--suite`, `--task-dir`, `--out`/`-o`; `kwargs` as for add_argument,
+    metavar included), which an older release took as a positional `old_metavar` (RUN, SUITE, TASK_DIR,
+    DEST): that spelling still works, hidden from --help, and notes "images build SUITE is deprecated;
+    use images build --suite DIR". `what` names the value in the error for both at once."""
+    dest = flags[0].lstrip("-").replace("-", "_")
+    old_dest = f"old_{dest}"
+    new = f"{flags[0]} {kwargs.get('metavar') or dest.upper()}"
+    parser.add_argument(old_dest, action=OldPositional, metavar=old_metavar, replaced_by=new)
+
+    def finish(parser: CommandParser, namespace: argparse.Namespace) -> None:
+        old = getattr(namespace, old_dest, None)
+        if hasattr(namespace, old_dest):
+            delattr(namespace, old_dest)
+        if old is None:
+            return
+        given = getattr(namespace, dest, None)
+        if given is not None and given != old:
+            parser.error(f"give {what} once: {flags[0]} {given} or {old_metavar} {old}, not both")
+        setattr(namespace, dest, old)
+        command = " ".join(parser.prog.split()[1:])
+        note_deprecated(namespace, f"{command} {old_metavar}", f"{command} {new}")
+
+    parser.finishers.append(finish)  # before require's check, which then sees the value
+    action = parser.add_argument(*flags, **kwargs)
+    if required:
+        require(parser, action)
+    return action
+
+
 def add_config_args(parser: argparse.ArgumentParser, example: str, required: bool = False,
                     with_file: bool = True) -> None:
     """--config FILE and --set KEY=VALUE; `example` is a --set this command's work depends on (gating.*
@@ -120,27 +154,21 @@ def add_config_args(parser: argparse.ArgumentParser, example: str, required: boo
 def add_run_arg(parser: CommandParser, help: str, required: bool = True, old_positional: bool = False) -> None:
     """--run DIR, the run directory the command reads (args.run). With `old_positional`, the run may
     also be given the old way, as a positional RUN (deprecated)."""
-    if not old_positional:
+    if old_positional:
+        add_option_with_old_positional(parser, ("--run",), "RUN", "the run directory", required=required,
+                                       metavar="DIR", help=help)
+    else:
         parser.add_argument("--run", required=required, metavar="DIR", help=help)
-        return
-    parser.add_argument("old_run", action=OldRunPositional)
 
-    def finish(parser: CommandParser, namespace: argparse.Namespace) -> None:
-        old = getattr(namespace, "old_run", None)
-        if hasattr(namespace, "old_run"):
-            delattr(namespace, "old_run")
-        if old is None:
-            return
-        if namespace.run is not None and namespace.run != old:
-            parser.error(f"give the run directory once: --run {namespace.run} or RUN {old}, not both")
-        namespace.run = old
-        command = parser.prog.split()[-1]
-        note_deprecated(namespace, f"{command} RUN", f"{command} --run DIR")
 
-    parser.finishers.append(finish)  # before require's check, which then sees the run
-    run = parser.add_argument("--run", metavar="DIR", help=help)
-    if required:
-        require(parser, run)
+def add_suite_arg(parser: CommandParser, help: str, required: bool = True, old_positional: bool = False) -> None:
+    """--suite DIR, the suite of tasks the command reads (args.suite). With `old_positional`, the suite may
+    also be given the old way, as a positional SUITE (deprecated)."""
+    if old_positional:
+        add_option_with_old_positional(parser, ("--suite",), "SUITE", "the suite", required=required,
+                                       metavar="DIR", help=help)
+    else:
+        parser.add_argument("--suite", required=required, metavar="DIR", help=help)
 
 
 def add_format_arg(parser: argparse.ArgumentParser, choices: tuple[str, ...], help: str,
@@ -152,9 +180,14 @@ def add_format_arg(parser: argparse.ArgumentParser, choices: tuple[str, ...], he
         parser.add_argument("--json", dest="format", action=OldOption, const="json", replaced_by="--format json")
 
 
-def add_quiet_arg(parser: argparse.ArgumentParser, help: str, old: str | None = None) -> None:
-    """--quiet/-q: no progress. `old`: an older spelling of it that still works (deprecated)."""
-    parser.add_argument("--quiet", "-q", action="store_true", help=help)
+QUIET_HELP = ("no progress display (bars, a line per task or step); the command's own messages and its "
+              "result still print")
+
+
+def add_quiet_arg(parser: argparse.ArgumentParser, old: str | None = None) -> None:
+    """--quiet/-q: no progress display, in the same words on every command that shows progress. `old`: an
+    older spelling of it that still works (deprecated)."""
+    parser.add_argument("--quiet", "-q", action="store_true", help=QUIET_HELP)
     if old:
         parser.add_argument(old, dest="quiet", action=OldOption, const=True, replaced_by="--quiet")
 

@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--suite", metavar="DIR",
                         help="with --render: the suite whose families tell the twin holdout tasks apart, for a "
                              "results.json without them (default: the suite it names)")
-    add_quiet_arg(parser, "no progress bars or per-task lines, only the curve's own lines")
+    add_quiet_arg(parser)
     parser.set_defaults(handler=curve)
 
 

@@ -10,12 +10,15 @@ from adaptive_skill.commands.common import add_config_args, add_quiet_arg
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "evolve", help="run evolution cycles (solve, judge, evolve, gate, commit)",
-        description="""Run evolution cycles overnight: solve a batch of tasks in Docker, judge the trajectories
-                    without labels, evolve the skill library under its budget, gate the change on held-out
-                    tasks and commit it as a git tag evo-N or roll it back. Create a file named STOP in the
-                    run directory, or press Ctrl-C once, to stop after the current unit; --resume continues
-                    exactly there.""",
+        "evolve", help="run evolution cycles: solve, observe, explore, evolve, gate, commit, converge (and propose)",
+        description="""Run evolution cycles overnight. Each cycle runs the engine's phases in order: solve a batch
+                    of train tasks in Docker; observe the trajectories (signals, and the judge's label-free
+                    verdicts); explore (with explore.passes > 0: attempt tasks again); evolve the skill library
+                    under its budget; gate the change on held-out tasks; commit it as a git tag evo-N or roll
+                    it back; converge (is the library still improving?); and, with task_proposal.enabled,
+                    propose new train tasks (docs/engine.md). Create a file named STOP in the run directory,
+                    or press Ctrl-C once, to stop after the current unit; --resume continues exactly
+                    there.""",
         epilog="""examples:
   adaptive-skill evolve --config configs/cycle.yaml
   adaptive-skill evolve --config configs/cycle.yaml --set gating.max_rounds=10
@@ -24,8 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resume", metavar="DIR", help="the run directory of a stopped run: continue it exactly "
                                                         "where it stopped")
     parser.add_argument("--run-id", metavar="ID", help="name of the new run directory (default: time + random)")
-    add_quiet_arg(parser, "no progress bars or per-task lines, only the run's own lines (progress is plain "
-                          "text anyway when stdout or stderr is not a terminal)")
+    add_quiet_arg(parser)
     parser.set_defaults(handler=evolve)
 
 

@@ -1,26 +1,48 @@
-"""`adaptive-skill images build SUITE` and `images base`: make the Docker images tasks run in."""
+"""`adaptive-skill images build --suite DIR` and `images base`: make the Docker images tasks run in."""
 
 from __future__ import annotations
 
 import argparse
 
-from adaptive_skill.commands.common import add_quiet_arg
+from adaptive_skill.commands.common import add_quiet_arg, add_suite_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("images", help="build task images, and base: the Debian base images")
+    parser = subparsers.add_parser(
+        "images", help="build task images, and base: the Debian base images",
+        description="""Make the Docker images tasks run in (docs/sandbox.md): build builds a suite's task
+                    images ahead of a run (a run builds what is missing too); base makes the Debian base
+                    images from Debian packages where no registry is reachable.""",
+        epilog="""examples:
+  adaptive-skill images build --suite benchmarks/terminal-easy
+  adaptive-skill images base""")
     sub = parser.add_subparsers(dest="images_command", metavar="ACTION", required=True)
 
-    build = sub.add_parser("build", help="build every task image of a suite; unchanged tasks are cached")
-    build.add_argument("suite", metavar="SUITE", help="suite directory (one task per subdirectory)")
+    build = sub.add_parser(
+        "build", help="build every task image of a suite; unchanged tasks are cached",
+        description="""Build the image of every task of a suite, a few at a time. Images are tagged by a hash
+                    of the task's environment, so only what changed is built again (--force: all). Prints a
+                    table of built, cached and failed images; exit code 1 when a build failed, 3 when some
+                    tasks could not be loaded and the rest were built.""",
+        epilog="""examples:
+  adaptive-skill images build --suite benchmarks/terminal-easy --workers 4
+  adaptive-skill images build --suite benchmarks/terminal-easy --force --log-dir build-logs --quiet""")
+    add_suite_arg(build, "the suite directory (one task per subdirectory)", old_positional=True)
     build.add_argument("--workers", "-j", type=int, default=2, metavar="N", help="parallel builds (default 2)")
     build.add_argument("--force", action="store_true", help="rebuild even when the tag exists")
     build.add_argument("--log-dir", metavar="DIR", help="write each task's full build log to DIR/<task>.log")
-    add_quiet_arg(build, "no live progress display", old="--no-progress")
+    add_quiet_arg(build, old="--no-progress")
     build.set_defaults(handler=build_cmd)
 
-    base = sub.add_parser("base", help="make debian:bookworm-slim and debian:bookworm if missing "
-                                       "(debootstrap + docker import; no registry needed)")
+    base = sub.add_parser(
+        "base", help="make debian:bookworm-slim and debian:bookworm if missing "
+                     "(debootstrap + docker import; no registry needed)",
+        description="""Make the Debian base images debian:bookworm-slim and debian:bookworm, if missing, from
+                    Debian packages (debootstrap, then docker import), for a machine that reaches a Debian
+                    mirror but no image registry. Needs debootstrap, run as root.""",
+        epilog="""examples:
+  adaptive-skill images base
+  adaptive-skill images base --mirror http://deb.debian.org/debian""")
     base.add_argument("--mirror", metavar="URL", help="Debian mirror (default: the host's apt sources)")
     base.set_defaults(handler=base_cmd)
 

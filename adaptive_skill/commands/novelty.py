@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", "-o", metavar="FILE", help="the file to write: the whole trajectory as JSON "
                                                             "('-': stdout)")
     parser.add_argument("--output", dest="out", action=OldOption, replaced_by="--out")
-    add_quiet_arg(parser, "only the final summary")
+    add_quiet_arg(parser)
     parser.add_argument("--details", action="store_true", help="each task's instruction and rationale, and its "
                                                                "distances")
     # -v/--verbose here once meant these details and tracebacks, shadowing the global -v; for a release
@@ -71,7 +71,10 @@ def _register_experiment(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "novelty-experiment", help="compare perspective conditions of the novelty loop on seed problems",
         description="Run the novelty loop under several perspective conditions on each problem of a file, "
-                    "with repeats; resumable. Writes tables (JSON, CSV, markdown), plots and summary.html to DIR.")
+                    "with repeats; resumable. Writes tables (JSON, CSV, markdown), plots and summary.html to DIR.",
+        epilog="""examples:
+  adaptive-skill novelty-experiment --problems benchmarks/novelty-problems.yaml --out novelty-exp
+  adaptive-skill novelty-experiment --problems benchmarks/novelty-problems.yaml --out exp --repeats 1 --no-plots""")
     parser.add_argument("--problems", "-p", required=True, metavar="FILE",
                         help="YAML: a list of problem texts, or `problems:` entries with id and text")
     # named here, not imported: --help must not load the novelty package (numpy)
@@ -92,7 +95,7 @@ def _register_experiment(subparsers: argparse._SubParsersAction) -> None:
     require(parser, parser.add_argument("--out", "-o", metavar="DIR", help="the directory to write: records, "
                                                                            "tables and plots (re-run to resume)"))
     parser.add_argument("--output", dest="out", action=OldOption, replaced_by="--out")
-    add_quiet_arg(parser, "no progress, only the final lines")
+    add_quiet_arg(parser)
     add_config_args(parser, "models.proposer.max_tokens=1024")
     # the flags of `novelty` this command does not offer keep their config values
     parser.set_defaults(handler=experiment_cmd, strategy=None, exhaust_threshold=None, clusters=None,

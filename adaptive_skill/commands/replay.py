@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_config_args(parser, "gating.max_rounds=10", with_file=False)
     add_format_arg(parser, ("text", "json"), "text (default): a table of the rounds; json: the replay's report",
                    json_flag=True)
-    add_quiet_arg(parser, "no progress bars or per-task lines while the rounds run")
+    add_quiet_arg(parser)
     parser.set_defaults(handler=replay_cmd)
 
 

@@ -7,12 +7,21 @@ import json
 import sys
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args, add_format_arg, add_quiet_arg
+from adaptive_skill.commands.common import add_config_args, add_format_arg, add_quiet_arg, add_suite_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("run", help="run an agent on a batch of tasks and verify the results")
-    parser.add_argument("--suite", required=True, metavar="DIR", help="directory of tasks")
+    parser = subparsers.add_parser(
+        "run", help="run an agent on a batch of tasks and verify the results",
+        description="""Run an agent on a suite's tasks (or the --task ones), a few at a time, each in its own
+                    sandbox, and verify every attempt with the task's tests: oracle (the reference solution),
+                    nop (does nothing) or llm (the LLM agent with the config's workspace). One result file per
+                    task goes to --out; the same command again skips the finished tasks. Exit code 3 when
+                    some tasks could not be loaded and the rest ran.""",
+        epilog="""examples:
+  adaptive-skill run --suite benchmarks/terminal-easy --agent oracle --workers 2
+  adaptive-skill run --suite benchmarks/terminal-easy --agent llm --config configs/quickstart.yaml --estimate""")
+    add_suite_arg(parser, "the suite directory (one task per subdirectory)")
     parser.add_argument("--agent", default="oracle", choices=["oracle", "nop", "llm"],
                         help="which agent runs (llm: models.agent from the config)")
     parser.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks (repeatable)")
@@ -30,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "state.json), as the engine keeps it for the vote of explore.agree")
     add_format_arg(parser, ("text", "json"), "text (default): a table; json: results, refused tasks and a summary",
                    json_flag=True)
-    add_quiet_arg(parser, "no progress output")
+    add_quiet_arg(parser)
     add_config_args(parser, "sandbox.timeout_multiplier=2")
     parser.set_defaults(handler=run_cmd)
 

@@ -6,10 +6,24 @@ import argparse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("sandbox", help="prune: remove the sandbox containers a killed run left behind")
+    parser = subparsers.add_parser(
+        "sandbox", help="prune: remove the sandbox containers a killed run left behind",
+        description="""The Docker sandboxes attempts run in (docs/sandbox.md). A run removes its own; prune
+                    removes what a killed run left behind.""",
+        epilog="""examples:
+  adaptive-skill sandbox prune --dry-run
+  adaptive-skill sandbox prune""")
     sub = parser.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
-    prune = sub.add_parser("prune", help="remove containers (and sibling networks) labelled adaptive-skill.sandbox=1 "
-                                         "whose process is gone (never any other)")
+    prune = sub.add_parser(
+        "prune", help="remove containers (and sibling networks) labelled adaptive-skill.sandbox=1 "
+                      "whose process is gone (never any other)",
+        description="""Remove the sandbox containers, and the networks of their sibling services, that a killed
+                    run left behind: only those labelled adaptive-skill.sandbox=1 whose creating process on
+                    this host is gone. Those of runs still in progress, or made on another host, are kept and
+                    named with the reason (--all removes them too).""",
+        epilog="""examples:
+  adaptive-skill sandbox prune --dry-run
+  adaptive-skill sandbox prune --all""")
     prune.add_argument("--dry-run", action="store_true", help="list what would be removed, remove nothing")
     prune.add_argument("--all", dest="everything", action="store_true",
                        help="also remove sandboxes of runs still in progress (and of other hosts)")

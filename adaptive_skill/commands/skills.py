@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_format_arg
+from adaptive_skill.commands.common import add_format_arg, add_option_with_old_positional
 
 RUN_WORKSPACE = "workspace"  # a run directory keeps its versioned workspace here
 
@@ -21,11 +21,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
   adaptive-skill skills log --run runs/20250101-220000-ab12cd
   adaptive-skill skills diff evo-0 evo-3 --run runs/20250101-220000-ab12cd
   adaptive-skill skills show NAME --run runs/20250101-220000-ab12cd --tag evo-2
-  adaptive-skill skills export skills-out --run runs/20250101-220000-ab12cd --tag evo-3""")
+  adaptive-skill skills export --run runs/20250101-220000-ab12cd --tag evo-3 --out skills-out""")
     sub = parser.add_subparsers(dest="skills_command", metavar="ACTION", required=True)
 
-    check = sub.add_parser("check", help="validate a skill directory, a skills/ directory, or a whole workspace "
-                           "(then also: can the agent load it)")
+    check = sub.add_parser(
+        "check", help="validate a skill directory, a skills/ directory, or a whole workspace "
+                      "(then also: can the agent load it)",
+        description="""Validate skills as the engine does before it accepts a change: each SKILL.md's front
+                    matter (name, description), its body within --max-body-chars and with a '## Verification'
+                    section, and no symlinks. Given a whole workspace, also whether the agent can load it
+                    (its prompts and every file the skills name). Prints each problem and exits 2 if there
+                    is one.""",
+        epilog="""examples:
+  adaptive-skill skills check workspace
+  adaptive-skill skills check workspace/skills/check-your-work --max-body-chars 3000""")
     check.add_argument("path", metavar="PATH", help="a skill directory, a skills/ directory or a workspace")
     check.add_argument("--max-body-chars", type=int, default=2000, metavar="N", help="body size limit (default 2000)")
     check.add_argument("--no-verification", action="store_true",
@@ -39,18 +48,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         if tag:
             p.add_argument("--tag", metavar="TAG", help="read the library as it was at this tag or commit")
 
-    listing = sub.add_parser("list", help="list skills (name, description, size)")
+    listing = sub.add_parser(
+        "list", help="list skills (name, description, size)",
+        description="""List the skills of a workspace (default ./workspace) or of a run's versioned workspace,
+                    as they are now or as they were at a tag: name, description and body size.""",
+        epilog="""examples:
+  adaptive-skill skills list
+  adaptive-skill skills list --run runs/20250101-220000-ab12cd --tag evo-2 --format json""")
     with_source(listing)
     add_format_arg(listing, ("text", "json"), "text (default): a table; json: name, description, body_chars",
                    json_flag=True)
     listing.set_defaults(handler=list_skills_cmd)
 
-    show = sub.add_parser("show", help="print one skill's SKILL.md")
+    show = sub.add_parser(
+        "show", help="print one skill's SKILL.md",
+        description="Print one skill's SKILL.md, from a workspace or a run, now or at a tag.",
+        epilog="""examples:
+  adaptive-skill skills show check-your-work
+  adaptive-skill skills show check-your-work --run runs/20250101-220000-ab12cd --tag evo-2""")
     show.add_argument("name", metavar="NAME", help="the skill's name (its directory under skills/)")
     with_source(show)
     show.set_defaults(handler=show_skill_cmd)
 
-    diff = sub.add_parser("diff", help="diff the workspace between two tags or commits")
+    diff = sub.add_parser(
+        "diff", help="diff the workspace between two tags or commits",
+        description="""What the library learned between two versions: a git diff of skills/ (with --all, of the
+                    whole workspace: prompts and memory too) between two tags or commits.""",
+        epilog="""examples:
+  adaptive-skill skills diff evo-0 evo-3 --run runs/20250101-220000-ab12cd
+  adaptive-skill skills diff evo-1 evo-2 --run runs/20250101-220000-ab12cd --all""")
     diff.add_argument("tag_a", metavar="TAG_A", help="the older tag or commit, e.g. evo-0")
     diff.add_argument("tag_b", metavar="TAG_B", help="the newer tag or commit, e.g. evo-3")
     diff.add_argument("--all", action="store_true", help="whole workspace, not only skills/")
@@ -62,19 +88,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p.add_argument("--no-verification", action="store_true", help="do not require a '## Verification' section")
         p.add_argument("--force", action="store_true", help="replace skill directories that already exist")
 
-    export = sub.add_parser("export", help="write a version's skills as Agent Skills directories to DEST")
-    export.add_argument("dest", metavar="DEST", help="a skills folder: DEST/<name>/SKILL.md, scripts/, references/")
+    export = sub.add_parser(
+        "export", help="write a version's skills as Agent Skills directories to --out DIR",
+        description="""Write the skills of a workspace or of a run, now or at a tag, as Agent Skills folders
+                    DIR/<name>/ (SKILL.md, scripts/, references/), each validated as skills check does; all
+                    or nothing, and existing folders only with --force.""",
+        epilog="""examples:
+  adaptive-skill skills export --run runs/20250101-220000-ab12cd --tag evo-3 --out skills-out
+  adaptive-skill skills export --workspace benchmarks/evolution/evolved-workspace --out skills-out --force""")
+    add_option_with_old_positional(export, ("--out", "-o"), "DEST", "the folder to write", required=True,
+                                   metavar="DIR", help="the skills folder to write: DIR/<name>/SKILL.md, scripts/, "
+                                                       "references/")
     with_source(export)
     with_rules(export)
     export.set_defaults(handler=export_cmd)
 
-    imp = sub.add_parser("import", help="copy Agent Skills directories into a seed workspace's skills/")
+    imp = sub.add_parser(
+        "import", help="copy Agent Skills directories into a seed workspace's skills/",
+        description="""Copy Agent Skills folders (one skill directory with a SKILL.md, or a folder of them)
+                    into a seed workspace's skills/, each validated as skills check does; all or nothing, and
+                    existing skills only with --force.""",
+        epilog="""examples:
+  adaptive-skill skills import skills-out --workspace my-seed
+  adaptive-skill skills import skills-out/check-your-work --workspace my-seed --force""")
     imp.add_argument("src", metavar="SRC", help="one skill directory (with SKILL.md) or a folder of them")
     imp.add_argument("--workspace", "-w", metavar="DIR", required=True, help="the workspace to import into")
     with_rules(imp)
     imp.set_defaults(handler=import_cmd)
 
-    log = sub.add_parser("log", help="list tags with their metrics")
+    log = sub.add_parser(
+        "log", help="list tags with their metrics",
+        description="""The versions of a workspace: each tag evo-N with its commit, date, summary and metrics;
+                    with --run, also every change the gate decided, accepted or rejected, with its evidence.""",
+        epilog="""examples:
+  adaptive-skill skills log --run runs/20250101-220000-ab12cd
+  adaptive-skill skills log --workspace workspace --format json""")
     with_source(log, tag=False)
     add_format_arg(log, ("text", "json"), 'text (default): tables; json: {"tags": [...], "decisions": [...]}',
                    json_flag=True)
@@ -329,7 +377,7 @@ def export_cmd(args: argparse.Namespace) -> int:
     from adaptive_skill.errors import UserError
 
     root = _workspace_root(args)
-    dest = Path(args.dest)
+    dest = Path(args.out)
     with tempfile.TemporaryDirectory(prefix="adaptive-skill-export-") as scratch:
         if args.tag:
             from adaptive_skill.versioning import WorkspaceRepo

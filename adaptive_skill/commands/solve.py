@@ -1,4 +1,4 @@
-"""`adaptive-skill solve TASK_DIR`: one task, one LLM agent attempt, verified; prints the outcome
+"""`adaptive-skill solve --task-dir DIR`: one task, one LLM agent attempt, verified; prints the outcome
 and where the trajectory is."""
 
 from __future__ import annotations
@@ -8,12 +8,27 @@ import json
 import time
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args, add_format_arg
+from adaptive_skill.commands.common import (
+    add_config_args,
+    add_format_arg,
+    add_option_with_old_positional,
+    add_quiet_arg,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("solve", help="run the LLM agent on one task and verify the result")
-    parser.add_argument("task_dir", metavar="TASK_DIR", help="the task's directory")
+    parser = subparsers.add_parser(
+        "solve", help="run the LLM agent on one task and verify the result",
+        description="""Run the LLM agent (models.agent, with a workspace's prompts and skills) on one task in its
+                    sandbox, verify the result with the task's tests, and print the outcome and the path of
+                    the saved trajectory (which `adaptive-skill judge` and `adaptive-skill trajectory` read).
+                    To run a suite's tasks, or some of them by ID, use `adaptive-skill run --agent llm`.""",
+        epilog="""examples:
+  adaptive-skill solve --task-dir benchmarks/terminal-easy/count-log-lines --config configs/quickstart.yaml
+  adaptive-skill solve --task-dir benchmarks/terminal-easy/count-log-lines --model local/qwen2.5-coder-1.5b -q""")
+    add_option_with_old_positional(parser, ("--task-dir",), "TASK_DIR", "the task's directory", required=True,
+                                   metavar="DIR",
+                                   help="one task's directory, e.g. benchmarks/terminal-easy/count-log-lines")
     parser.add_argument("--model", "-m", help="the agent's model (default: models.agent.model from the config)")
     parser.add_argument("--workspace", "-w", metavar="DIR", help="workspace with prompts and skills "
                                                                   "(default: paths.workspace from the config)")
@@ -21,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                             "(default runs/solve-<time>/)")
     add_format_arg(parser, ("text", "json"), "text (default): one line and the trajectory's path; json: the outcome",
                    json_flag=True)
+    add_quiet_arg(parser)
     add_config_args(parser, "limits.max_steps=20")
     parser.set_defaults(handler=solve_cmd)
 
@@ -31,6 +47,7 @@ def solve_cmd(args: argparse.Namespace) -> int:
     from adaptive_skill.harness.agents import build_agent
     from adaptive_skill.harness.attempt import run_attempt
     from adaptive_skill.harness.providers import make_provider
+    from adaptive_skill.progress import BatchProgress
     from adaptive_skill.tasks import load_task
     from adaptive_skill.workspace import Workspace
 
@@ -43,7 +60,10 @@ def solve_cmd(args: argparse.Namespace) -> int:
     workspace = Workspace(Path(args.workspace) if args.workspace else config.paths.workspace).require()
     out = Path(args.out) if args.out else config.paths.runs_dir / f"solve-{time.strftime('%Y%m%d-%H%M%S')}"
     agent = build_agent("llm", config, workspace=workspace, trajectories_dir=out / "trajectories")
-    result = run_attempt(task, agent, make_provider(config.sandbox))
+    with BatchProgress(f"{agent.name} on {task.id}", 1, quiet=args.quiet) as progress:
+        progress.started(task.id)
+        result = run_attempt(task, agent, make_provider(config.sandbox))
+        progress.finished(task.id, result.passed, result.failure_mode or "")
     write_json_atomic(out / "results" / f"{task.id}.json", result.to_dict())
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2))

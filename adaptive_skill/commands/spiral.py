@@ -1,6 +1,6 @@
-"""`adaptive-skill spiral scan TRAJ.json [--format text]`: replay a saved trajectory through the loop
-monitor and print whether and where it would have intervened, and why (JSON, or one paragraph per
-intervention)."""
+"""`adaptive-skill spiral scan TRAJ.json [--format json]`: replay a saved trajectory through the loop
+monitor and print whether and where it would have intervened, and why (one paragraph per
+intervention, or JSON)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,29 @@ from adaptive_skill.commands.common import add_config_args, add_format_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("spiral", help="scan: loop detection over a saved trajectory")
+    parser = subparsers.add_parser(
+        "spiral", help="scan: loop detection over a saved trajectory",
+        description="""The spiral monitor watches the agent for loops (the same command, the same error, the
+                    same words again) and intervenes: a nudge, a restart, escalation (docs/spiral.md). scan
+                    replays a saved trajectory through it.""",
+        epilog="""examples:
+  adaptive-skill spiral scan tests/fixtures/trajectories/loop_native.json
+  adaptive-skill spiral scan tests/fixtures/trajectories/loop_native.json --format json""")
     sub = parser.add_subparsers(dest="spiral_command", metavar="ACTION", required=True)
-    scan = sub.add_parser("scan", help="replay TRAJ.json through the spiral monitor and print what it saw (JSON)")
+    scan = sub.add_parser(
+        "scan", help="replay TRAJ.json through the spiral monitor and print what it saw",
+        description="""Replay a saved trajectory through the loop monitor, one step at a time as the agent
+                    would have fed it, and print whether and where it would have intervened: one line on the
+                    run, then a paragraph per intervention explaining its evidence (text), or the report
+                    (json: spiral, first_step, failed_steps, events).""",
+        epilog="""examples:
+  adaptive-skill spiral scan tests/fixtures/trajectories/loop_native.json
+  adaptive-skill spiral scan tests/fixtures/trajectories/loop_native.json --format json --set spiral.threshold=2""")
     scan.add_argument("trajectory", metavar="TRAJ.json",
                       help="a JSON list of chat messages, or an object with 'messages' (a saved trajectory, "
                            "mini-swe-agent's included)")
-    add_format_arg(scan, ("json", "text"),
-                   "json (default): the report; text: one paragraph per intervention explaining its evidence")
+    add_format_arg(scan, ("text", "json"),
+                   "text (default): one paragraph per intervention explaining its evidence; json: the report")
     add_config_args(scan, "spiral.threshold=2")
     scan.set_defaults(handler=scan_cmd)
 

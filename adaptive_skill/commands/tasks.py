@@ -1,4 +1,4 @@
-"""`adaptive-skill tasks list|validate SUITE`: inspect a suite and check that every task is sound."""
+"""`adaptive-skill tasks list|validate --suite DIR`: inspect a suite and check that every task is sound."""
 
 from __future__ import annotations
 
@@ -7,16 +7,31 @@ import json
 import sys
 from pathlib import Path
 
-from adaptive_skill.commands.common import add_config_args, add_format_arg, add_quiet_arg
+from adaptive_skill.commands.common import add_config_args, add_format_arg, add_quiet_arg, add_suite_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("tasks", help="list and validate task suites")
+    parser = subparsers.add_parser(
+        "tasks", help="list and validate task suites",
+        description="""Inspect a suite of tasks (a directory with one task per subdirectory, docs/tasks.md):
+                    list shows its tasks and train/holdout split, validate checks that every task is sound.""",
+        epilog="""examples:
+  adaptive-skill tasks list --suite benchmarks/terminal-easy
+  adaptive-skill tasks validate --suite benchmarks/terminal-easy --task count-log-lines""")
     sub = parser.add_subparsers(dest="tasks_command", metavar="ACTION", required=True)
 
-    listing = sub.add_parser("list", help="list a suite's tasks and its train/holdout split; with --run, also the "
-                                          "tasks the run proposed and where each task came from")
-    listing.add_argument("suite", metavar="SUITE", nargs="?", help="the suite (default with --run: the run's)")
+    listing = sub.add_parser(
+        "list", help="list a suite's tasks and its train/holdout split; with --run, also the "
+                     "tasks the run proposed and where each task came from",
+        description="""List a suite's tasks (category, difficulty, layout) and the train/holdout split a run
+                    with these settings makes. With --run, the run's suite and split, and also the tasks the
+                    run proposed, admitted or rejected. Tasks that could not be loaded are named on stderr
+                    and listed as refused (exit code 3).""",
+        epilog="""examples:
+  adaptive-skill tasks list --suite benchmarks/terminal-families --split-by-family --families
+  adaptive-skill tasks list --run runs/20250101-220000-ab12cd --format json""")
+    add_suite_arg(listing, "the suite directory (default with --run: the run's)", required=False,
+                  old_positional=True)
     listing.add_argument("--run", metavar="DIR", help="a run directory: its split (holdout_ratio, seed) and its "
                                                       "proposed tasks, admitted or rejected")
     listing.add_argument("--holdout-ratio", type=float, default=None, metavar="X", help="default 0.2, or the run's")
@@ -33,13 +48,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                               "tasks included", json_flag=True)
     listing.set_defaults(handler=list_cmd)
 
-    validate = sub.add_parser("validate", help="run oracle and nop on every task: a sound task passes "
-                                               "with oracle and fails with nop")
-    validate.add_argument("suite", metavar="SUITE", help="suite directory (one task per subdirectory)")
+    validate = sub.add_parser(
+        "validate", help="run oracle and nop on every task: a sound task passes "
+                         "with oracle and fails with nop",
+        description="""Check that a suite's tasks are sound: each task's image is built, then the oracle (its
+                    reference solution) and nop (doing nothing) run on it, verified by its tests. A sound
+                    task passes with oracle and fails with nop. Exit code 1 when a task is unsound, 3 when
+                    all are sound but some could not be loaded.""",
+        epilog="""examples:
+  adaptive-skill tasks validate --suite benchmarks/terminal-easy --workers 2
+  adaptive-skill tasks validate --suite benchmarks/terminal-easy --task count-log-lines --format json""")
+    add_suite_arg(validate, "the suite directory (one task per subdirectory)", old_positional=True)
     validate.add_argument("--task", action="append", default=[], metavar="ID", help="only these tasks (repeatable)")
     validate.add_argument("--workers", type=int, default=2, metavar="N", help="attempts in parallel (default 2)")
     add_format_arg(validate, ("text", "json"), "text (default): a table; json: the report", json_flag=True)
-    add_quiet_arg(validate, "no progress output")
+    add_quiet_arg(validate)
     add_config_args(validate, "sandbox.timeout_multiplier=2")
     validate.set_defaults(handler=validate_cmd)
 
@@ -52,8 +75,8 @@ def list_cmd(args: argparse.Namespace) -> int:
     run = _run_settings(args.run) if args.run else {}
     suite_path = args.suite or run.get("suite")
     if suite_path is None:
-        raise UserError("tasks list: give SUITE, or --run RUN (whose config names its suite)"
-                        if not args.run else f"{args.run}/config.yaml: no paths.suite; give SUITE")
+        raise UserError("tasks list: give --suite DIR, or --run DIR (whose config names its suite)"
+                        if not args.run else f"{args.run}/config.yaml: no paths.suite; give --suite DIR")
     ratio = args.holdout_ratio if args.holdout_ratio is not None else run.get("holdout_ratio", 0.2)
     seed = args.seed if args.seed is not None else run.get("seed", 0)
     if not 0 <= ratio < 1:

@@ -43,7 +43,7 @@ def write(ratings: list[Rating], path: Path) -> None:
     """By the file's suffix, .csv or .json; written then renamed, so a reader never sees half a file."""
     formats = {".csv": to_csv, ".json": to_json}
     if path.suffix.lower() not in formats:
-        raise UserError(f"{path}: --export needs a .csv or .json file name")
+        raise UserError(f"{path}: --out needs a .csv or .json file name")
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         tmp.write_text(formats[path.suffix.lower()](ratings), encoding="utf-8")

@@ -91,7 +91,7 @@ class DockerSandbox(SandboxBase):
         except docker.errors.DockerException as exc:  # SandboxBase.start closes what was made
             if isinstance(exc, docker.errors.ImageNotFound):
                 raise SandboxError(f"image {self.image} is not present; build it first "
-                                   "(adaptive-skill images build SUITE)") from exc
+                                   "(adaptive-skill images build --suite DIR)") from exc
             raise SandboxError(f"cannot start sandbox {self.name}: {one_line(exc)}") from exc
 
     def _add_user(self, user: str) -> None:
