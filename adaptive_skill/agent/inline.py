@@ -35,8 +35,9 @@ are ranked by the closest entry, the overlap of masked words (entry_similarity),
 expert, or distilled before 2026-12-06) only when none of those is close, ranked as above. On the
 family suite's split (configs/families.yaml, every train task's entry, benchmarks/perf/bench_placement.py)
 the category and words placed a twin's own family skill for 74 of 100 in-family holdout tasks and
-another family's for 58 of 132 holdout tasks, among them the sqlite query tasks given the skill of
-sqlite updates; ranked by entries at 0.3, 92 and 30.
+another family's for 58 of 132 holdout tasks; ranked by entries at 0.3, 92 and 30. The overlap is of
+words, not meaning: the sqlite query tasks still get the skill of sqlite updates, whose instructions
+share most of theirs (docs/engine.md).
 """
 
 from __future__ import annotations
