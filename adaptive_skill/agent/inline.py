@@ -27,6 +27,17 @@ task's kind was placed for 29 of 40 holdout tasks. A declaration is the skill's 
 checked against its steps: an evolver's skill declaring every kind is placed for all of them, and the
 gate judges what that does. A library that declares no categories (the seed, the expert, any
 skill written by hand) is ranked by words alone, as before.
+
+A distilled skill is placed only where one of its entries is close to the task (issue 66): each
+entry stores its task's instruction (adaptive_skill/entries.py), and the candidates whose entries do
+are ranked by the closest entry, the overlap of masked words (entry_similarity), and placed only at
+`min_similarity` (`skill_in_prompt_min_similarity`, 0.3) or above; the others (hand-written, seed,
+expert, or distilled before 2026-12-06) only when none of those is close, ranked as above. On the
+family suite's split (configs/families.yaml, every train task's entry, benchmarks/perf/bench_placement.py)
+the category and words placed a twin's own family skill for 74 of 100 in-family holdout tasks and
+another family's for 58 of 132 holdout tasks; ranked by entries at 0.3, 92 and 30. The overlap is of
+words, not meaning: the sqlite query tasks still get the skill of sqlite updates, whose instructions
+share most of theirs (docs/engine.md).
 """
 
 from __future__ import annotations
@@ -38,11 +49,16 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from adaptive_skill.entries import entry_tasks, is_distilled
 from adaptive_skill.skills import Skill, category_key, skill_categories
+from adaptive_skill.tasks.families import instruction_words
 
 MIN_LINES = 2  # a body cut to fit keeps at least this many lines that are not headings, or nothing is placed
 MIN_RELEVANCE = 0.1  # an embedder's cosine; the lexical embedder scored unrelated texts up to about 0.06
 WORD_MIN_RELEVANCE = 1e-9  # words: at least one word of the library's vocabulary in common
+# 11 splits of the family suite: 997 right placements and 300 wrong, against 854 and 576 with the rule off
+ENTRY_MIN_SIMILARITY = 0.3  # (benchmarks/perf/bench_placement.py --seeds)
+INSTRUCTION_CHARS = 4000  # of the task's instruction compared with the entries
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("the a an to of and or in on for with is are be that this it as at by from use when any your "
                   "you not no so".split())
@@ -55,6 +71,7 @@ class InlineSkill:
     relevance: float
     tokens: int
     category: str = ""  # the task's category, when the skill was chosen because it declares it
+    entry_similarity: float | None = None  # its closest entry's (entry_similarity); None: no entry was compared
 
     def text(self) -> str:
         return f"The skill that best matches this task, {self.name} (already read for you):\n{self.body.strip()}\n"
@@ -64,9 +81,12 @@ class InlineSkill:
 
 
 def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, embedder: Any,
-               count_tokens: Callable[[str], int], category: str = "") -> InlineSkill | None:
+               count_tokens: Callable[[str], int], category: str = "",
+               min_similarity: float = ENTRY_MIN_SIMILARITY) -> InlineSkill | None:
     """The most relevant skill whose placed text fits `budget_tokens`, or None. `category` is the
-    task's (Task.category; "" when unknown): a skill declaring it is preferred as the module says."""
+    task's (Task.category; "" when unknown): a skill declaring it is preferred as the module says.
+    A candidate whose entries store their tasks is placed only when its closest entry is at
+    `min_similarity` or above (0: off, every skill ranked as before 2026-12-06)."""
     if budget_tokens <= 0 or embedder is None or not skills or not instruction.strip():
         return None
     if getattr(embedder, "surface_form", False):  # the lexical embedder, cached or not
@@ -82,11 +102,24 @@ def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, emb
                   if not kind or (kind in d if matched else not d)]
     if not candidates:
         return None
-    relevance, skill = min(candidates, key=lambda pair: (-round(pair[0], 4), pair[1].name))
-    if relevance < floor and not matched:
+    near, plain = [], []  # (entry similarity, relevance, skill, the lines it would place)
+    words = instruction_words(instruction[:INSTRUCTION_CHARS])
+    for relevance, skill in candidates:
+        lines = own_sections(skill.body.strip().splitlines(), kind, skill_categories(skill)) if matched \
+            else skill.body.strip().splitlines()
+        tasks = entry_tasks(skill.frontmatter, lines) if min_similarity > 0 and is_distilled(skill.body) else None
+        if tasks is None:
+            plain.append((None, relevance, skill, lines))
+        elif tasks and (similarity := max(entry_similarity(words, task) for task in tasks)) >= min_similarity:
+            near.append((similarity, relevance, skill, lines))
+    if near:  # the closest entry decides, then words
+        similarity, relevance, skill, lines = min(near, key=lambda r: (-round(r[0], 4), -round(r[1], 4), r[2].name))
+    elif plain:
+        similarity, relevance, skill, lines = min(plain, key=lambda r: (-round(r[1], 4), r[2].name))
+        if relevance < floor and not matched:
+            return None
+    else:
         return None
-    lines = own_sections(skill.body.strip().splitlines(), kind, skill_categories(skill)) if matched \
-        else skill.body.strip().splitlines()
     for end in range(len(lines), 0, -1):  # the whole body, else its first lines that fit
         kept = lines[:end]
         if sum(1 for line in kept if line.strip() and not line.lstrip().startswith("#")) < MIN_LINES:
@@ -94,8 +127,23 @@ def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, emb
         body = "\n".join(kept) + ("" if end == len(lines) else f"\n(cut to fit; read_skill {skill.name} for the rest)")
         tokens = count_tokens(InlineSkill(skill.name, body, 0.0, 0).text())
         if tokens <= budget_tokens:
-            return InlineSkill(skill.name, body, round(relevance, 4), tokens, kind if matched else "")
+            return InlineSkill(skill.name, body, round(relevance, 4), tokens, kind if matched else "",
+                               None if similarity is None else round(similarity, 4))
     return None
+
+
+def entry_similarity(words: list[str], task: str) -> float:
+    """How close a task is to one entry's task: the overlap 2 |A & B| / (|A| + |B|) of their
+    instructions' words as tasks/families.py masks them (every quoted value, path and number one
+    placeholder; the commonest small words dropped). `words` are the task's (instruction_words);
+    0 when either has none. Measured against inline.py's word TF-IDF on the same texts and the
+    entries' first sentences (benchmarks/perf/bench_placement.py), it separated a twin's own family
+    from its neighbours best."""
+    other = instruction_words(task)
+    if not words or not other:
+        return 0.0
+    common = Counter(words) & Counter(other)
+    return 2 * sum(common.values()) / (len(words) + len(other))
 
 
 def own_sections(lines: list[str], kind: str, declared: frozenset[str]) -> list[str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adaptive_skill.agent.inline import InlineSkill, best_skill
+from adaptive_skill.agent.inline import ENTRY_MIN_SIMILARITY, InlineSkill, best_skill
 from adaptive_skill.agent.memory import (
     DEFAULT_BUDGET_TOKENS,
     MemorySelection,
@@ -329,14 +329,17 @@ class MemoryOptions:
     """How memory reaches the prompt: the token budget (`memory_budget_tokens` in the config), the
     embedder that ranks entries by relevance to the task (None: recency only), the token counter;
     and `skill_tokens` (`skill_in_prompt_tokens`): the budget of the best-matching skill's body placed
-    in the prompt (agent/inline.py; 0: none, the agent reads skills with read_skill), and `category`,
-    the task's category, which a skill may declare it is written for (one attempt's; "" unknown)."""
+    in the prompt (agent/inline.py; 0: none, the agent reads skills with read_skill), `category`,
+    the task's category, which a skill may declare it is written for (one attempt's; "" unknown), and
+    `skill_min_similarity` (`skill_in_prompt_min_similarity`): how close one of a distilled skill's
+    entries must be to the task for it to be placed."""
 
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
     embedder: Any = None
     count_tokens: Callable[[str], int] = estimate_tokens
     skill_tokens: int = 0
     category: str = ""
+    skill_min_similarity: float = ENTRY_MIN_SIMILARITY
 
 
 @dataclass(frozen=True)
@@ -413,7 +416,8 @@ def build_system_prompt(workspace: Workspace, native_tools: bool, *, instruction
     if memory.skill_tokens > 0:
         inline = best_skill(workspace.skills(require_verification=False, max_body_chars=10**9), instruction,
                             budget_tokens=memory.skill_tokens, embedder=memory.embedder,
-                            count_tokens=memory.count_tokens, category=memory.category)
+                            count_tokens=memory.count_tokens, category=memory.category,
+                            min_similarity=memory.skill_min_similarity)
         if inline is not None:  # last, after what every task shares (the model's evaluated prefix)
             text = f"{text.rstrip()}\n\n{inline.text()}"
     return SystemPrompt(text, selection, inline)

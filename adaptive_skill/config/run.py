@@ -40,6 +40,10 @@ class EvolveConfig(_Strict):
     # (0: none; the agent reads skills with read_skill). For models that rarely read skills (docs/engine.md).
     # Left out: 300 under distill, else 0 (config/defaults.py).
     skill_in_prompt_tokens: int = Field(0, ge=0)
+    # A skill whose entries store their tasks (the distilling evolver's) is placed only where one entry's
+    # task is at least this close to the task (agent/inline.py; 0: off). Measured on the family suite
+    # (benchmarks/perf/bench_placement.py, docs/engine.md).
+    skill_in_prompt_min_similarity: float = Field(0.3, ge=0.0, le=1.0)
     protect_skills: bool = False
     solver_proposed: bool = False
     prompt_only: bool = False

@@ -1,18 +1,21 @@
 """The distilling evolver (evolver.mode: distill): the agent's own passed attempts as skills; no model.
 
-The 1.5B evolver knows no fix it has not been shown (docs/llm.md), but the agent, sampling, sometimes
-does the right thing. This evolver writes what the passed attempts of the batch did: for each task
-that passed (the judge's score at or above judge.pass_threshold; its tests' result instead with
-trajectory_only off), its worked commands (trajectory/worked.py; observations/<task>/worked.json,
-or explored.json for a task only a hotter attempt passed, the explore phase) go into a skill of its
-category, `<category>-worked-commands`, as a numbered entry: the first sentence of the task's
-instruction and the commands. Entries already there are kept, the oldest dropped when the body is
-full; a category without a skill gets one while the budget (max_skills) has room, the categories
-with most passed tasks first, and when more want one than there are free slots the last slot is
-`mixed-worked-commands`, shared by the categories left (run 18 left three of seven kinds with
-nothing under a budget of five). Skills this evolver did not write are never touched. An entry that was
-new in a change the gate rejected earlier in the run (the rejected candidates of evolve/library.py)
-is not proposed again: the same instruction with the same commands.
+The 1.5B evolver knows no fix it has not been shown (docs/llm.md), but the agent, sampling,
+sometimes does the right thing. This evolver writes what the passed attempts of the batch did: for
+each task that passed (the judge's score at or above judge.pass_threshold; its tests' result instead
+with trajectory_only off), its worked commands (trajectory/worked.py;
+observations/<task>/worked.json, or explored.json for a task only a hotter attempt passed, the
+explore phase) go into a skill of its category, `<category>-worked-commands`, as a numbered entry:
+the first sentence of the task's instruction and the commands; the whole instruction, on one line of
+at most 400 characters, goes into the frontmatter's metadata as `entry-<number>-task`, from which
+the skill in the prompt learns where the skill belongs (agent/inline.py, adaptive_skill/entries.py).
+Entries already there are kept, the oldest dropped when the body is full; a category without a skill
+gets one while the budget (max_skills) has room, the categories with most passed tasks first, and
+when more want one than there are free slots the last slot is `mixed-worked-commands`, shared by the
+categories left (run 18 left three of seven kinds with nothing under a budget of five). Skills this
+evolver did not write are never touched. An entry that was new in a change the gate rejected earlier
+in the run (the rejected candidates of evolve/library.py) is not proposed again: the same
+instruction with the same commands.
 
 The judge's passes include wrong ones: nothing here decides whether an entry helps; the gate does.
 A distilled entry names its own task's paths by design (its steps say so), so the rules' check for a
@@ -37,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.entries import INTRO, TASK_KEY, one_line
 from adaptive_skill.evolve import lessons as lesson_rules
 from adaptive_skill.evolve.digest import read_bounded, read_digest, read_host_json
 from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
@@ -59,9 +63,8 @@ INSTRUCTION_CHARS = 110
 COMMAND_CHARS = 220
 BODY_CHARS = 1400  # within the 300-token skill placed in the prompt (skill_in_prompt_tokens) and skills.py's 2000
 DESCRIPTION_CHARS = 1000
-INTRO = "Commands that did tasks of this kind (the paths are those tasks'; use your task's paths):"
 CHECK = "- `cat` or `ls -l` the result the instruction names."
-_ENTRY = re.compile(r"^\d+\. (\S.*)$")
+_ENTRY = re.compile(r"^(\d+)\. (\S.*)$")
 _COMMAND = re.compile(r"^ {3}`([^`]+)`$")
 _PRINTABLE = re.compile(r"[^\x20-\x7e\u00a0-\uffff]")
 _NAMED_PATH = re.compile(r"(?<![\w/.~])/[\w.-]+(?:/[\w.-]+)*")  # an absolute path an instruction names
@@ -75,6 +78,7 @@ class Entry:
     commands: list[str]
     task: str = ""  # "" for an entry read back from a skill
     category: str = ""  # its task's category_key; read back from MIXED, its section's ("" before 2026-11-29)
+    instruction: str = ""  # its task's instruction on one line (entries.one_line); "" unknown (before 2026-12-06)
 
     def text(self, number: int) -> str:
         return f"{number}. {self.sentence}\n" + "\n".join(f"   `{c}`" for c in self.commands)
@@ -93,10 +97,11 @@ class Passed:
 
     @classmethod
     def of(cls, task: str, category: str, sentence: str, commands: list[str], explored: bool,
-           family: str = "") -> Passed:
+           family: str = "", instruction: str = "") -> Passed:
         """A passed task's entry: its last three commands; no category is "uncategorized", as Task's."""
         category = category or "uncategorized"
-        return cls(task, category, Entry(sentence, commands[-3:], task, category_key(category)), explored, family)
+        return cls(task, category, Entry(sentence, commands[-3:], task, category_key(category), one_line(instruction)),
+                   explored, family)
 
     @property
     def group(self) -> str:
@@ -235,7 +240,7 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
             continue
         category = worked.get("category") if isinstance(worked.get("category"), str) else ""
         family = worked.get("family") if isinstance(worked.get("family"), str) else ""
-        found.append(Passed.of(folder.name, category, sentence, kept, explored, family))
+        found.append(Passed.of(folder.name, category, sentence, kept, explored, family, instruction))
     return found
 
 
@@ -350,9 +355,7 @@ def body(entries: list[Entry], *, shared: bool = False, lessons: bool = False) -
     `### <category>` line, so the skill placed in the prompt keeps only the task's own (agent/inline.py).
     `lessons` (evolver.lessons): each group's rules (evolve/lessons.py) open it, above its entries,
     where a body cut to fit the prompt keeps them; they are derived from the entries, never read back."""
-    if shared:
-        order = list(dict.fromkeys(e.category for e in entries))
-        entries = [e for category in order for e in entries if e.category == category]
+    entries = ordered(entries, shared=shared)
     lines: list[str] = []
     section: str | None = None
     for number, entry in enumerate(entries, 1):
@@ -368,6 +371,14 @@ def body(entries: list[Entry], *, shared: bool = False, lessons: bool = False) -
     return f"## Steps\n{INTRO}\n{text}\n\n## Verification\n{CHECK}\n"
 
 
+def ordered(entries: list[Entry], *, shared: bool) -> list[Entry]:
+    """The entries in the order the body numbers them: MIXED's grouped by category, first seen first."""
+    if not shared:
+        return list(entries)
+    order = list(dict.fromkeys(e.category for e in entries))
+    return [e for category in order for e in entries if e.category == category]
+
+
 def stated_rules(entries: list[Entry], *, shared: bool) -> dict[str, list[str]]:
     """Per group of a skill's entries (its category; "" for a one-kind skill), the keys of the rules
     its body states (evolve/lessons.py): the distill record's `lessons`."""
@@ -380,15 +391,18 @@ def stated_rules(entries: list[Entry], *, shared: bool) -> dict[str, list[str]]:
 
 def write_skill(folder: Path, name: str, category: str, entries: list[Entry], *, lessons: bool = False) -> None:
     """skills/<name>/SKILL.md: its description the entries' sentences (what the best-matching skill in
-    the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries, and the categories it
-    is written for as `metadata.category` (skills.skill_categories: what the prompt places it for)."""
+    the prompt, skill_in_prompt_tokens, is ranked by), its steps the entries, the categories it
+    is written for as `metadata.category` (skills.skill_categories: what the prompt places it for),
+    and each entry's task instruction as `metadata.entry-<number>-task` (where it is placed)."""
     described = "; ".join(e.sentence.rstrip(".") for e in entries)
     kind = f"{category[:40]} tasks" if category else "tasks of several kinds"  # "": MIXED
     description = f"Use for {kind} like these: {described}"[:DESCRIPTION_CHARS]
     kinds = [category_key(category)] if category else list(dict.fromkeys(e.category for e in entries if e.category))
-    front = {"name": name, "description": description}
-    if kinds:
-        front["metadata"] = {"category": ", ".join(kinds)}
+    front: dict[str, Any] = {"name": name, "description": description}
+    tasks = {TASK_KEY.format(number): e.instruction
+             for number, e in enumerate(ordered(entries, shared=not category), 1) if e.instruction}
+    if kinds or tasks:
+        front["metadata"] = {**({"category": ", ".join(kinds)} if kinds else {}), **tasks}
     text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=float("inf"))
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "SKILL.md").write_text(f"---\n{text}---\n\n{body(entries, shared=not category, lessons=lessons)}",
@@ -429,11 +443,13 @@ def read_entries(path: Path) -> list[Entry]:
 
 
 def entries_of(skill_md: str) -> list[Entry]:
-    """read_entries over a SKILL.md's text (a version read from git)."""
+    """read_entries over a SKILL.md's text (a version read from git); an entry's instruction is its
+    `metadata.entry-<number>-task` (a string; "" when there is none)."""
     try:
-        _, text = parse_skill_text(skill_md)
+        front, text = parse_skill_text(skill_md)
     except SkillFormatError:
         return []
+    metadata = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
     entries: list[Entry] = []
     section = ""
     for line in text.splitlines():
@@ -441,8 +457,10 @@ def entries_of(skill_md: str) -> list[Entry]:
             section = category_key(line[4:])
         elif line.startswith("#"):
             section = ""
-        elif (entry := _ENTRY.match(line)) and _clean(entry.group(1)) == entry.group(1):
-            entries.append(Entry(entry.group(1)[:INSTRUCTION_CHARS], [], category=section))
+        elif (entry := _ENTRY.match(line)) and _clean(entry.group(2)) == entry.group(2):
+            task = metadata.get(TASK_KEY.format(int(entry.group(1)[:6])))
+            entries.append(Entry(entry.group(2)[:INSTRUCTION_CHARS], [], category=section,
+                                 instruction=one_line(task) if isinstance(task, str) else ""))
         elif (command := _COMMAND.match(line)) and entries and _usable(command.group(1)) \
                 and len(entries[-1].commands) < 3:
             entries[-1].commands.append(command.group(1))

@@ -156,4 +156,5 @@ def memory_options(config: EvolveConfig, workspace: Workspace) -> MemoryOptions:
 
         embedder = make_embedder(config.models.embedder)
     return MemoryOptions(budget_tokens=config.memory_budget_tokens, embedder=embedder,
-                         count_tokens=TokenCounter().count, skill_tokens=config.skill_in_prompt_tokens)
+                         count_tokens=TokenCounter().count, skill_tokens=config.skill_in_prompt_tokens,
+                         skill_min_similarity=config.skill_in_prompt_min_similarity)

@@ -12,7 +12,10 @@ copy of the seed workspace `workspace/` with the config's settings, so every rul
 (the skill names, the body limit, the shared skill) is applied the same way. What it writes is kept
 only when the new record's passed entries and written skills equal the old record's, or nothing is
 kept (exit 2, one line). The record's `left` tasks cannot be replayed (their commands are not kept)
-and are not needed: a task left out writes nothing.
+and are not needed: a task left out writes nothing. The evolver has stored each entry's task
+instruction in the skill's metadata (`entry-<number>-task`) since 2026-12-06, after every record
+here: those lines are taken out again, so the candidate is the one judged, to the byte, and is placed
+as it was (agent/inline.py ranks a skill without them as before); `--entry-tasks` keeps them.
 
 What it is for: measuring the candidate the gate would have judged, on the gate's rounds or on fresh
 ones (docs/curve.md):
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -51,8 +55,24 @@ def _entries(record: dict, where: Path) -> list[dict]:
     return passed
 
 
-def rebuild(record_dir: Path, config_path: Path, out: Path, overrides: list[str] = (), seed: Path = SEED) -> str:
-    """Write the candidate to `out` (which must not exist); return its workspace_hash."""
+def without_entry_tasks(skill_md: str) -> str:
+    """A SKILL.md as the distilling evolver wrote it before 2026-12-06: its frontmatter without the
+    `entry-<number>-task` lines of its metadata (each one line: the evolver writes no line breaks),
+    and without a `metadata:` line left with nothing under it."""
+    lines = skill_md.split("\n")
+    if not lines or lines[0] != "---" or "---" not in lines[1:]:
+        return skill_md
+    end = lines.index("---", 1)
+    front = [line for line in lines[1:end] if not re.match(r"^  entry-\d+-task: ", line)]
+    if front and front[-1] == "metadata:":
+        front.pop()
+    return "\n".join(["---", *front, *lines[end:]])
+
+
+def rebuild(record_dir: Path, config_path: Path, out: Path, overrides: list[str] = (), seed: Path = SEED,
+            entry_tasks: bool = False) -> str:
+    """Write the candidate to `out` (which must not exist); return its workspace_hash. `entry_tasks`:
+    keep the entries' task instructions the evolver stores now (the record's candidate had none)."""
     from adaptive_skill.config.loading import load_config
     from adaptive_skill.evolve.distill import RECORD, DistillEvolver
     from adaptive_skill.evolve.rules import workspace_hash
@@ -94,6 +114,10 @@ def rebuild(record_dir: Path, config_path: Path, out: Path, overrides: list[str]
             if again.get(key) != record.get(key):
                 raise RebuildError(f"{where}: run again, the distiller's {key!r} differs from the record's "
                                    f"({json.dumps(again.get(key))[:200]}): not the same candidate")
+        if not entry_tasks:
+            for name in again.get("written", {}):
+                path = work / "skills" / name / "SKILL.md"
+                path.write_text(without_entry_tasks(path.read_text(encoding="utf-8")), encoding="utf-8")
         shutil.copytree(work, out)
     return workspace_hash(out)
 
@@ -105,11 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="the run's --set overrides, as it was run")
     p.add_argument("--out", required=True, type=Path, help="the directory to write (must not exist)")
+    p.add_argument("--entry-tasks", action="store_true",
+                   help="keep each entry's task instruction in the skills' metadata (written since 2026-12-06)")
     args = p.parse_args(argv)
     from adaptive_skill.errors import UserError
 
     try:
-        got = rebuild(args.record, args.config, args.out, args.overrides)
+        got = rebuild(args.record, args.config, args.out, args.overrides, entry_tasks=args.entry_tasks)
     except (RebuildError, UserError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
