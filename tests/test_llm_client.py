@@ -652,3 +652,34 @@ def test_settle_grammar_writes_the_answer_into_the_agents_model_config():
     assert settle_grammar(native, LLMClient(native, Accounting(), role="agent",
                                             completion_fn=grammar_server(log, takes="grammar"))) is None
     assert len(log) == asked and native.grammar == "auto"  # native tool calls need no grammar
+
+
+def test_a_refused_connection_that_litellm_calls_an_internal_server_error_is_model_unavailable():
+    """What litellm really raises for an OpenAI-compatible server that is not listening (measured:
+    InternalServerError "Connection error." caused by openai's APIConnectionError, caused by httpx's
+    ConnectError): the server is gone, not failing; a plain 500 stays the model's trouble."""
+    import httpx
+    import openai
+
+    from adaptive_skill.llm.base import ModelUnavailable
+
+    def refused() -> Exception:
+        request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+        try:
+            try:
+                raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+            except httpx.ConnectError as exc:
+                raise openai.APIConnectionError(request=request) from exc
+        except openai.APIConnectionError as exc:
+            try:
+                raise litellm.InternalServerError(message="OpenAIException - Connection error.",
+                                                  llm_provider="openai", model="x") from exc
+            except litellm.InternalServerError as outer:
+                return outer
+
+    with pytest.raises(ModelUnavailable):
+        client(FakeTransport(refused()), max_retries=1, model="openai/x",
+               api_base="http://127.0.0.1:9/v1").complete([{"role": "user", "content": "x"}])
+    with pytest.raises(LLMError) as plain:
+        client(FakeTransport(TRANSIENT["internal"]()), max_retries=1).complete([{"role": "user", "content": "x"}])
+    assert not isinstance(plain.value, ModelUnavailable)

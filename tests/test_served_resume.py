@@ -79,7 +79,7 @@ def test_a_server_killed_mid_run_stops_it_cleanly_and_resume_finishes_with_nothi
     log = tmp_path / "server.log"
     server = _serve(port, log)
     run_dir = tmp_path / "runs" / "night"
-    results = run_dir / "cycles" / "1" / "solve" / "results"
+    results = run_dir / "cycles" / "001" / "solve" / "results"
     command = [sys.executable, "-m", "adaptive_skill", "evolve", "--config", str(path), "-q"]
     first = subprocess.Popen([*command, "--run-id", "night"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -116,6 +116,7 @@ def test_a_server_killed_mid_run_stops_it_cleanly_and_resume_finishes_with_nothi
     for name, data in kept.items():  # the attempts that finished before the kill: reused, not run again
         assert (results / name).read_bytes() == data
     assert len(list(results.glob("*.json"))) == 3
-    observed = json.loads((run_dir / "cycles" / "1" / "observe.json").read_text())
-    verdicts = [item for item in observed["items"] if item.get("score") is not None]
+    observed = json.loads((run_dir / "cycles" / "001" / "observe.json").read_text())
+    verdicts = [item for item in observed["items"]
+                if not item["judge_error"] and (item.get("verdict") or {}).get("score") is not None]
     assert len(verdicts) == 3, observed["items"]  # a verdict for every attempt, through the server

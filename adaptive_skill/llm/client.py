@@ -304,8 +304,7 @@ class LLMClient:
             return LLMConfigError(self._config_message(error, _one_line(error, 160)))
         reason = _one_line(error)
         litellm = import_litellm()
-        if kind == "retry" and isinstance(error, litellm.APIConnectionError | litellm.ServiceUnavailableError
-                                          | litellm.BadGatewayError | litellm.Timeout):
+        if kind == "retry" and _unreachable(error, litellm):
             where = f" at {self.config.api_base}" if self.config.api_base else ""
             hint = " (or raise its timeout_sec)" if isinstance(error, litellm.Timeout) else ""
             return ModelUnavailable(f"models.{self.role} ({self.model}{where}) unreachable after {attempts} "
@@ -323,6 +322,30 @@ class LLMClient:
         if isinstance(error, litellm.NotFoundError):
             return f"{self.model}: model not found (models.{self.role}.model): {reason}"
         return f"{self.model} (models.{self.role}.model): {reason}"
+
+
+def _unreachable(error: Exception, litellm: Any) -> bool:
+    """Whether `error` says the endpoint is not there (rather than that it answered badly): litellm's
+    connection, timeout, 503 and 502 errors, or anything caused by a refused, reset or timed-out
+    connection. litellm reports a refused connection to an OpenAI-compatible server as an
+    InternalServerError ("Connection error.") whose cause is openai's APIConnectionError."""
+    if isinstance(error, litellm.APIConnectionError | litellm.ServiceUnavailableError | litellm.BadGatewayError
+                  | litellm.Timeout):
+        return True
+    causes: list[type] = [ConnectionError, TimeoutError]
+    try:
+        import httpx
+        import openai
+
+        causes += [openai.APIConnectionError, httpx.TransportError]
+    except ImportError:  # litellm needs both; a stripped install still has the builtins
+        pass
+    seen, link = 0, error.__cause__ or error.__context__
+    while link is not None and seen < 16:
+        if isinstance(link, tuple(causes)):
+            return True
+        link, seen = link.__cause__ or link.__context__, seen + 1
+    return False
 
 
 def _classify(error: Exception, litellm: Any) -> _ErrorKind:
