@@ -73,7 +73,11 @@ def test_every_instance_is_sound_in_docker():
     assert done.returncode == 0 and all(row["sound"] for row in report["tasks"]), done.stderr[-2000:]
 
 
-def test_the_readme_holds_the_seed_rates_its_record_gives():
-    done = subprocess.run([sys.executable, str(SUITE / "rates.py"), str(SUITE / "_seed" / "r0.jsonl.gz"), "--check",
-                           str(SUITE / "README.md")], capture_output=True, text=True)
+@pytest.mark.parametrize("record", ["r0", "r1"])
+def test_the_readme_holds_the_seed_rates_its_record_gives(record):
+    """r0: the whole suite once; r1: the 8 families r0 never passed, measured again after their
+    instructions changed. rates.py leaves families a record did not run out of nothing but the rows."""
+    done = subprocess.run([sys.executable, str(SUITE / "rates.py"), str(SUITE / "_seed" / f"{record}.jsonl.gz"),
+                           *(["--measured"] if record == "r1" else []), "--check", str(SUITE / "README.md")],
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stdout

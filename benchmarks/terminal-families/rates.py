@@ -58,7 +58,7 @@ def results(run: Path) -> dict[str, bool]:
     return out
 
 
-def table(runs: list[Path], latest: bool = False) -> str:
+def table(runs: list[Path], latest: bool = False, measured: bool = False) -> str:
     families = tomllib.loads((HERE / "families.toml").read_text())["families"]
     categories = {}
     for task_toml in HERE.glob("*/task.toml"):
@@ -76,6 +76,8 @@ def table(runs: list[Path], latest: bool = False) -> str:
     for name, members in sorted(families.items()):
         outcomes = [one[t] for one in seen for t in members if t in one]
         hits, n = sum(outcomes), len(outcomes)
+        if measured and not n:
+            continue
         total[0] += hits
         total[1] += n
         low, high = wilson(hits, n)
@@ -84,8 +86,9 @@ def table(runs: list[Path], latest: bool = False) -> str:
         rate = f"{hits / n:.0%} [{low:.0%}, {high:.0%}]" if n else "-"
         rows.append(f"| {name} | {categories.get(members[0], '')} | {hits} / {n} | {rate} | {'yes' if ok else 'no'} |")
     low, high = wilson(*total)
+    shown = len(rows) - 2 if measured else len(families)
     rows.append(f"| all | | {total[0]} / {total[1]} | {total[0] / max(total[1], 1):.0%} [{low:.0%}, {high:.0%}] "
-                f"| {inside} of {len(families)} |")
+                f"| {inside} of {shown} |")
     return "\n".join(rows) + "\n"
 
 
@@ -94,9 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("runs", nargs="+", type=Path, help="run directories (each with results/)")
     parser.add_argument("--latest", action="store_true",
                         help="a task's attempt in a later run replaces its attempts in earlier ones")
+    parser.add_argument("--measured", action="store_true", help="only the families the runs attempted")
     parser.add_argument("--check", type=Path, metavar="FILE", help="exit 1 unless FILE holds the table exactly")
     args = parser.parse_args(argv)
-    text = table(args.runs, latest=args.latest)
+    text = table(args.runs, latest=args.latest, measured=args.measured)
     if args.check:
         if text not in args.check.read_text():
             print(f"{args.check}: does not hold the table these runs give:\n{text}")
