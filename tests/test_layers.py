@@ -7,6 +7,8 @@ exception is protocols.py's `if TYPE_CHECKING:` block: it names the data types t
 for type checkers only, never at run time, and that is what lets it sit below every room.
 
 Why the order is what it is (derived from the code and docs/../design notes):
+- entries (a distilled skill's entries, written by evolve/distill.py and read by agent/inline.py)
+  imports nothing of the project, so it sits beside skills.
 - runs, ratings and versioning are stores of a run directory: the team evolver writes run events,
   the engine reads people's verdicts, the review app and the report read all three; none of them
   needs anything above files/errors, so they sit low, not beside the engine.
@@ -32,7 +34,7 @@ LAYERS: list[set[str]] = [
     {"__init__", "errors", "files"},
     {"config"},
     {"protocols"},
-    {"tasks", "skills", "versioning", "runs", "ratings", "progress", "gating", "convergence"},
+    {"tasks", "skills", "entries", "versioning", "runs", "ratings", "progress", "gating", "convergence"},
     {"workspace", "llm", "sandbox", "trajectory"},
     {"embed"},
     {"agent"},
