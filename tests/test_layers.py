@@ -41,7 +41,7 @@ LAYERS: list[set[str]] = [
     {"observe", "spiral"},
     {"harness", "novelty"},
     {"executors", "evolve", "proposals"},
-    {"engine", "replay", "phases"},
+    {"engine", "replay"},
     {"report"},
     {"curve"},
     {"review"},

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import json
 
-from adaptive_skill.evolve.outcome import Changes
-from adaptive_skill.harness.results import AttemptResult
-from adaptive_skill.observe.observations import ObservedItem
-from adaptive_skill.phases import (
+from adaptive_skill.engine.records import (
     Checkpoint,
     CommitResult,
     ConvergeResult,
@@ -20,6 +17,9 @@ from adaptive_skill.phases import (
     ProposeResult,
     SolveResult,
 )
+from adaptive_skill.evolve.outcome import Changes
+from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.observe.observations import ObservedItem
 
 
 def _through_json(result):

@@ -12,6 +12,7 @@ import pytest
 
 from adaptive_skill.agent.loop import render_system_prompt
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.engine.records import EvolveResult
 from adaptive_skill.evolve import make_evolver
 from adaptive_skill.evolve.digest import MAX_FILE_BYTES, last_commands, read_digest
 from adaptive_skill.evolve.loadable import load_problems
@@ -19,7 +20,6 @@ from adaptive_skill.evolve.rules import tree_digest
 from adaptive_skill.evolve.structured import StructuredEvolver, clean
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.scripted import ScriptedLLM
-from adaptive_skill.phases import EvolveResult
 from adaptive_skill.skills import check_skills, parse_skill_text
 from adaptive_skill.trajectory import load_view
 from adaptive_skill.workspace import Workspace

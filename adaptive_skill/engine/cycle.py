@@ -18,6 +18,18 @@ from adaptive_skill.engine.gate import commit, gate
 from adaptive_skill.engine.holdout import HoldoutRound, attempt_tasks, evaluate_holdout, holdout_rounds_dir
 from adaptive_skill.engine.observe import observe
 from adaptive_skill.engine.propose import propose
+from adaptive_skill.engine.records import (
+    Checkpoint,
+    CommitResult,
+    ConvergeResult,
+    CycleRecord,
+    EvolveResult,
+    ExploreResult,
+    GateResult,
+    ObserveResult,
+    ProposeResult,
+    SolveResult,
+)
 from adaptive_skill.engine.roles import Roles
 from adaptive_skill.engine.solve import solve
 from adaptive_skill.engine.stopping import (
@@ -35,18 +47,6 @@ from adaptive_skill.evolve.rules import skill_names, workspace_hash
 from adaptive_skill.files import read_json, write_json_atomic
 from adaptive_skill.harness.results import AttemptResult
 from adaptive_skill.llm.base import ModelUnavailable
-from adaptive_skill.phases import (
-    Checkpoint,
-    CommitResult,
-    ConvergeResult,
-    CycleRecord,
-    EvolveResult,
-    ExploreResult,
-    GateResult,
-    ObserveResult,
-    ProposeResult,
-    SolveResult,
-)
 from adaptive_skill.runs import RunDir
 from adaptive_skill.tasks import Task, scale_timeouts, scan_suite, split_suite
 from adaptive_skill.versioning import WorkspaceRepo

@@ -6,9 +6,9 @@ candidate is tagged evo-N and its rounds kept, a rejected one rolled back (histo
 from __future__ import annotations
 
 from adaptive_skill.engine.holdout import evaluate_holdout, export_baseline, holdout_rounds_dir, keep_rounds
+from adaptive_skill.engine.records import CommitResult, EvolveResult, GateResult, GateStatistic, ObserveResult
 from adaptive_skill.evolve.rules import skill_names, workspace_hash
 from adaptive_skill.gating import Round, SequentialDecision, SkillDecision, sequential_decision, skill_decisions
-from adaptive_skill.phases import CommitResult, EvolveResult, GateResult, GateStatistic, ObserveResult
 from adaptive_skill.versioning import EVO_TAG
 
 

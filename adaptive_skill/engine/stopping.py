@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 
 from adaptive_skill.convergence import converged, egl, tasks_solved
-from adaptive_skill.phases import CommitResult, ConvergeResult, EvolveResult, ObserveResult, SolveResult
+from adaptive_skill.engine.records import CommitResult, ConvergeResult, EvolveResult, ObserveResult, SolveResult
 
 # statuses a plain --resume continues; finished runs continue if limits allow
 RESUMABLE = ("stopped", "model_unavailable")
