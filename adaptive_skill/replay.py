@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from adaptive_skill.config import REDACTED, EvolveConfig, load_config
+from adaptive_skill.engine.sequential import Round, sequential_decision
 from adaptive_skill.errors import UserError
 from adaptive_skill.files import read_json
-from adaptive_skill.gating import Round, sequential_decision
 from adaptive_skill.runs import RunDir
 from adaptive_skill.versioning import WorkspaceRepo
 

@@ -26,8 +26,8 @@ class JudgeConfig(_Strict):
 
 
 class GatingConfig(_Strict):
-    """The holdout gate: a sequential paired test on task-level differences (adaptive_skill.gating;
-    the defaults come from benchmarks/perf/bench_gating.py, figures in docs/engine.md)."""
+    """The holdout gate: a sequential paired test on task-level differences (engine/sequential.py; the
+    defaults come from benchmarks/perf/bench_gating.py, figures in docs/engine.md)."""
 
     enabled: bool = True
     # verifier: the tests' reward (the judge only for tasks without tests, or when a verifier gave
@@ -39,8 +39,9 @@ class GatingConfig(_Strict):
     # library moves a holdout (benchmarks/perf/bench_skill_gate.py).
     skill_effect: float = Field(0.3, gt=0.0, le=1.0)
     # Judge each created or modified skill on the holdout tasks it was placed for (the skill in the
-    # prompt), keep those whose own test accepts, drop the others (gating.skill_decisions); the
-    # candidate is accepted with the skills kept, if any. Needs skill_in_prompt_tokens > 0.
+    # prompt), keep those whose own test accepts, drop the others (engine/sequential.py,
+    # skill_decisions); the candidate is accepted with the skills kept, if any. Needs
+    # skill_in_prompt_tokens > 0.
     per_skill: bool = False
     accept_at: float = Field(2.5, gt=0.0)  # log-likelihood ratio at which the change is accepted
     reject_at: float = Field(2.25, gt=0.0)  # ... rejected at -reject_at, rising to 0 at max_rounds

@@ -1,14 +1,20 @@
 """Gate and Commit: the candidate against the accepted workspace on the holdout tasks, round by round
-(holdout.py runs and scores each round) until the sequential rule decides (adaptive_skill/gating.py);
-the judge checked against the verifier on the way; then the decision carried out: an accepted
-candidate is tagged evo-N and its rounds kept, a rejected one rolled back (history kept)."""
+(holdout.py runs and scores each round) until the sequential rule decides (sequential.py); the judge
+checked against the verifier on the way; then the decision carried out: an accepted candidate is
+tagged evo-N and its rounds kept, a rejected one rolled back (history kept)."""
 
 from __future__ import annotations
 
 from adaptive_skill.engine.holdout import evaluate_holdout, export_baseline, holdout_rounds_dir, keep_rounds
 from adaptive_skill.engine.records import CommitResult, EvolveResult, GateResult, GateStatistic, ObserveResult
+from adaptive_skill.engine.sequential import (
+    Round,
+    SequentialDecision,
+    SkillDecision,
+    sequential_decision,
+    skill_decisions,
+)
 from adaptive_skill.evolve.rules import skill_names, workspace_hash
-from adaptive_skill.gating import Round, SequentialDecision, SkillDecision, sequential_decision, skill_decisions
 from adaptive_skill.versioning import EVO_TAG
 
 
