@@ -34,7 +34,7 @@ LAYERS: list[set[str]] = [
     {"__init__", "errors", "files"},
     {"config"},
     {"protocols"},
-    {"tasks", "skills", "entries", "versioning", "runs", "ratings", "progress", "convergence"},
+    {"tasks", "skills", "entries", "versioning", "runs", "ratings", "progress"},
     {"workspace", "llm", "sandbox", "trajectory"},
     {"embed"},
     {"agent"},

@@ -8,7 +8,7 @@ import signal
 import threading
 from contextlib import contextmanager
 
-from adaptive_skill.convergence import converged, egl, tasks_solved
+from adaptive_skill.engine.phase_converge import converged, egl, tasks_solved
 from adaptive_skill.engine.records import CommitResult, ConvergeResult, EvolveResult, ObserveResult, SolveResult
 
 # statuses a plain --resume continues; finished runs continue if limits allow
