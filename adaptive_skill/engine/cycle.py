@@ -17,6 +17,7 @@ from adaptive_skill.engine.explore import explore
 from adaptive_skill.engine.gate import commit, gate
 from adaptive_skill.engine.holdout import HoldoutRound, attempt_tasks, evaluate_holdout, holdout_rounds_dir
 from adaptive_skill.engine.observe import observe
+from adaptive_skill.engine.phase_converge import converge
 from adaptive_skill.engine.propose import propose
 from adaptive_skill.engine.records import (
     Checkpoint,
@@ -35,7 +36,6 @@ from adaptive_skill.engine.solve import solve
 from adaptive_skill.engine.stopping import (
     RESUMABLE,
     Stop,
-    converge,
     limit_reason,
     raise_if_stopping,
     signals,
