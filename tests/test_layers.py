@@ -41,7 +41,7 @@ LAYERS: list[set[str]] = [
     {"observe", "spiral"},
     {"harness", "novelty"},
     {"executors", "evolve", "proposals"},
-    {"engine", "replay"},
+    {"engine"},
     {"report"},
     {"curve"},
     {"review"},

@@ -61,7 +61,7 @@ def test_every_phase_result_survives_its_json():
 
 
 def test_the_json_keeps_the_keys_its_readers_use():
-    # report/cycles.py, replay.py and the evolver's history read these keys
+    # report/cycles.py, engine/gate_replay.py and the evolver's history read these keys
     ungated = GateResult(accepted=False, reason="no mutation to gate", gated=False).to_dict()
     assert ungated == {"accepted": False, "reason": "no mutation to gate", "gated": False}
     gated = GateResult(accepted=True, reason="r", gated=True, rounds=1,
