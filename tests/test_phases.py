@@ -115,11 +115,11 @@ def test_an_older_gate_json_still_reads():
 
 
 def test_the_evolvers_history_counts_holdout_moves_as_the_gate_does(tmp_path):
-    """engine/evolve.history tells the evolver how many holdout tasks got better or worse: the counts are
+    """engine/phase_evolve.history tells the evolver how many holdout tasks got better or worse: the counts are
     GateResult.moved()'s (one home), never a task's name."""
     from types import SimpleNamespace
 
-    from adaptive_skill.engine.evolve import history
+    from adaptive_skill.engine.phase_evolve import history
     from adaptive_skill.runs import RunDir
 
     run_dir = RunDir(tmp_path)

@@ -134,7 +134,7 @@ def test_the_exchange_is_a_trajectory_the_readers_take(env):
     assert view.status == "submitted" and view.submission == outcome.summary
     assert view.usage == {"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}
     assert view.metadata["evolver"] == "structured" and view.task_id == "evolve-2"
-    # what the engine stores of it (evolve.json), as engine/evolve.py builds it, reads back
+    # what the engine stores of it (evolve.json), as engine/phase_evolve.py builds it, reads back
     stored = EvolveResult.from_dict({**outcome.to_dict(), "candidate": None, "candidate_hash": None})
     assert EvolveResult.from_dict(json.loads(json.dumps(stored.to_dict()))).details["status"] == "submitted"
     assert sorted(p.name for p in env["out"].glob("evolver*.json")) == ["evolver.json"]  # the report's glob
