@@ -5,7 +5,7 @@
     Explore  the batch's unpassed tasks again, sampled hotter (explore.passes)            phase_explore.py
     Evolve   the evolver in a sandbox on a copy of the workspace; rules enforced in code  phase_evolve.py
     Gate     holdout tasks, mutated vs accepted workspace, paired                        phase_gate.py
-    Commit   accepted: commit + tag evo-N; rejected: rollback commit (history kept)      phase_gate.py
+    Commit   accepted: commit + tag evo-N; rejected: rollback commit (history kept)      phase_commit.py
     Converge EGL of the cycle; convergence over the window                               phase_converge.py
     Propose  new train tasks from the cycle's failures (task_proposal.enabled)           phase_propose.py
 

@@ -13,10 +13,11 @@ from typing import Any, TypeVar
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.config.resume import MAY_CHANGE, resume_changes
 from adaptive_skill.engine.holdout import HoldoutRound, attempt_tasks, evaluate_holdout, holdout_rounds_dir
+from adaptive_skill.engine.phase_commit import commit
 from adaptive_skill.engine.phase_converge import converge
 from adaptive_skill.engine.phase_evolve import evolve
 from adaptive_skill.engine.phase_explore import explore
-from adaptive_skill.engine.phase_gate import commit, gate
+from adaptive_skill.engine.phase_gate import gate
 from adaptive_skill.engine.phase_observe import observe
 from adaptive_skill.engine.phase_propose import propose
 from adaptive_skill.engine.phase_solve import solve
