@@ -12,8 +12,10 @@ from pydantic import Field, PrivateAttr, model_validator
 from adaptive_skill.config.base import REDACTED, _Strict, set_path
 from adaptive_skill.config.curve import CurveConfig
 from adaptive_skill.config.defaults import fill_defaults
-from adaptive_skill.config.evolver import EvolverConfig, ExploreConfig, SkillRulesConfig
-from adaptive_skill.config.judging import GatingConfig, JudgeConfig, ReviewConfig
+from adaptive_skill.config.evolver import EvolverConfig, SkillRulesConfig
+from adaptive_skill.config.explore import ExploreConfig
+from adaptive_skill.config.gating import GatingConfig
+from adaptive_skill.config.judging import JudgeConfig, ReviewConfig
 from adaptive_skill.config.models import ModelsConfig
 from adaptive_skill.config.proposals import NoveltyConfig, TaskProposalConfig
 from adaptive_skill.config.sandbox import ExecutorConfig, LimitsConfig, SandboxConfig
