@@ -135,12 +135,12 @@ def test_the_observations_say_the_tests_only_where_they_ran_and_the_skill_use_on
 
 
 def test_the_engine_tells_the_evolver_train_skill_use_only(tmp_path):
-    """engine/observe.skill_use: the train attempts of cycles 1..n (earlier cycles' scores from their
+    """engine/phase_observe.skill_use: the train attempts of cycles 1..n (earlier cycles' scores from their
     observe.json, this cycle's as judged now), for the workspace's current skills; holdout attempts
     (gate-mutated, baselines) are never read."""
     from types import SimpleNamespace
 
-    from adaptive_skill.engine.observe import skill_use
+    from adaptive_skill.engine.phase_observe import skill_use
     from adaptive_skill.runs import RunDir
 
     run_dir = RunDir(tmp_path)

@@ -172,7 +172,7 @@ def test_skills_log_reads_a_runs_gate_decisions_and_skips_what_it_cannot_read(tm
     odd gate.json, a stray folder under cycles/ and an evolve.json whose summary is not text are
     skipped or shown without it, never a crash."""
     from adaptive_skill.commands.skills import _gate_decisions
-    from adaptive_skill.phases import GateResult
+    from adaptive_skill.engine.records import GateResult
 
     cycles = tmp_path / "cycles"
     gated = GateResult(accepted=True, reason="LLR 2.6 >= 2.5", gated=True, rounds=2, rollouts=8, mutated_mean=1.0,

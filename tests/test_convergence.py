@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adaptive_skill.convergence import converged, egl, tasks_solved
+from adaptive_skill.engine.phase_converge import converged, egl, tasks_solved
 
 
 @pytest.mark.parametrize(("new", "solved", "value"), [

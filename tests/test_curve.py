@@ -111,7 +111,7 @@ def test_headroom_share_without_headroom_has_no_point_estimate():
 def _hand_written_run(root: Path):
     """The parts of a finished curve, a cycle's files and a cost journal, and an engine that knows the
     holdout and the tag: the inputs tests/fixtures/curve/results.json was written from."""
-    from adaptive_skill.phases import GateResult
+    from adaptive_skill.engine.records import GateResult
 
     run_dir = root / "runs" / "evolve"
     state = {"parts": {"seed": {"done": True, "scores": SEED, "windows": [[100.0, 160.5]]},

@@ -16,7 +16,7 @@ from taskfactory import scripted_engine_config
 
 from adaptive_skill.config import load_config
 from adaptive_skill.engine import AdaptiveSkillEngine
-from adaptive_skill.engine.evolve import history as evolver_history
+from adaptive_skill.engine.phase_evolve import history as evolver_history
 from adaptive_skill.versioning import WorkspaceRepo
 
 REPO = Path(__file__).resolve().parents[1]

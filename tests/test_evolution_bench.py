@@ -341,7 +341,7 @@ def test_cycle_evidence_reads_each_cycle_and_the_report_shows_it(tmp_path):
     import run as bench
 
     from adaptive_skill.curve.markdown import markdown
-    from adaptive_skill.phases import GateResult
+    from adaptive_skill.engine.records import GateResult
 
     gate = GateResult(accepted=True, reason="LLR 2.6", gated=True, rounds=2, rollouts=8, mutated_mean=0.75,
                       baseline_mean=0.5, per_task=[{"task": "a", "difference": 0.5}, {"task": "b", "difference": None},

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adaptive_skill.config import GatingConfig
-from adaptive_skill.gating import reject_boundary, sequential_decision, statistic
+from adaptive_skill.engine.sequential import reject_boundary, sequential_decision, statistic
 
 TASKS = [f"t{i}" for i in range(6)]
 ORDER = {"reject": 0, "continue": 1, "accept": 2}

@@ -1,4 +1,5 @@
-"""No package imports a package above it, and no two packages import each other.
+"""No package imports a package above it, no two packages import each other, and the engine's
+pieces live in the engine.
 
 The layers are defined once, here, bottom first. A "package" is a first-level name under
 adaptive_skill/ (a subpackage or a top-level module). Every import counts: module-level, inside
@@ -7,6 +8,8 @@ exception is protocols.py's `if TYPE_CHECKING:` block: it names the data types t
 for type checkers only, never at run time, and that is what lets it sit below every room.
 
 Why the order is what it is (derived from the code and docs/../design notes):
+- entries (a distilled skill's entries, written by evolve/distill.py and read by agent/inline.py)
+  imports nothing of the project, so it sits beside skills.
 - runs, ratings and versioning are stores of a run directory: the team evolver writes run events,
   the engine reads people's verdicts, the review app and the report read all three; none of them
   needs anything above files/errors, so they sit low, not beside the engine.
@@ -18,6 +21,11 @@ Why the order is what it is (derived from the code and docs/../design notes):
   its human-review section, so review sits above report.
 - curve runs the engine on workspaces and draws its page with the report's SVG charts, so it sits
   above both; only commands use it.
+- engine is alone in its layer: everything the cycle calls of its own (phase results, the gate's
+  rule, EGL, replaying a gate) lives under engine/, each phase in engine/phase_<name>.py. A
+  top-level module that the engine imports and nothing below the engine does is a piece of it
+  that lives outside (phases.py, gating.py, convergence.py and replay.py did, until issue 68);
+  the few that are not are named in SHARED_WITH_THE_ENGINE with the reason.
 """
 
 from __future__ import annotations
@@ -32,14 +40,14 @@ LAYERS: list[set[str]] = [
     {"__init__", "errors", "files"},
     {"config"},
     {"protocols"},
-    {"tasks", "skills", "versioning", "runs", "ratings", "progress", "gating", "convergence"},
+    {"tasks", "skills", "entries", "versioning", "runs", "ratings", "progress"},
     {"workspace", "llm", "sandbox", "trajectory"},
     {"embed"},
     {"agent"},
     {"observe", "spiral"},
     {"harness", "novelty"},
     {"executors", "evolve", "proposals"},
-    {"engine", "replay", "phases"},
+    {"engine"},
     {"report"},
     {"curve"},
     {"review"},
@@ -47,6 +55,12 @@ LAYERS: list[set[str]] = [
     {"cli", "__main__"},
 ]
 TYPE_ONLY_ALLOWED = {"protocols"}  # its TYPE_CHECKING block is not a run-time dependency (see above)
+# Top-level modules the engine imports and no package below the engine does, each with why it is not
+# the engine's own (see above).
+SHARED_WITH_THE_ENGINE = {
+    "ratings": "people's verdicts of a run's trajectories: written by the review app, read by the observe "
+               "phase; a store of the run directory like runs.py",
+}
 
 
 def package_of(module: str) -> str:
@@ -177,6 +191,40 @@ def module_graph(root: Path) -> dict[str, set[str]]:
     return graph
 
 
+def engine_strays(root: Path, layers: list[set[str]], shared: set[str]) -> list[str]:
+    """Top-level modules of `root` that a module of its engine/ imports and no package below the
+    engine's layer does (only the engine and what runs it use them), unless named in `shared`."""
+    level = {name: index for index, names in enumerate(layers) for name in names}
+    importers: dict[str, set[str]] = defaultdict(set)
+    for module, targets in module_graph(root).items():
+        for target in targets:
+            importers[target].add(module)
+    strays = []
+    for path in sorted(root.glob("*.py")):
+        module = module_name(root, path)
+        users = {package_of(user) for user in importers.get(module, set())}
+        below = any(level.get(user, len(layers)) < level["engine"] for user in users)
+        if "engine" in users and not below and path.stem not in shared:
+            strays.append(f"{path.relative_to(root.parent)}: imported by {', '.join(sorted(users))}")
+    return strays
+
+
+def phase_sources(cycle_path: Path) -> dict[str, tuple[str, str]]:
+    """Each phase the cycle runs (`self._phase(n, name, Kind, lambda c: work(...))`) -> (the module
+    its work function is imported from, the module its result type is imported from)."""
+    tree = ast.parse(cycle_path.read_text(encoding="utf-8"))
+    source = {alias.asname or alias.name: node.module for node in ast.walk(tree)
+              if isinstance(node, ast.ImportFrom) and node.module for alias in node.names}
+    phases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "_phase" and len(node.args) == 4:
+            _, name, kind, work = node.args
+            assert isinstance(name, ast.Constant) and isinstance(kind, ast.Name), ast.unparse(node)
+            assert isinstance(work, ast.Lambda) and isinstance(work.body, ast.Call), ast.unparse(node)
+            phases[name.value] = (source.get(ast.unparse(work.body.func), "?"), source.get(kind.id, "?"))
+    return phases
+
+
 def test_every_package_has_a_layer_and_no_import_goes_up():
     upward, unplaced, _ = check_layers(ROOT, LAYERS)
     assert not unplaced, f"packages without a layer (add them to LAYERS): {unplaced}"
@@ -195,6 +243,31 @@ def test_no_import_cycle_between_modules():
     found = cycles(module_graph(ROOT))
     assert not found, "modules that import each other (through any chain): " + "; ".join(
         " <-> ".join(component) for component in found)
+
+
+def test_the_engines_pieces_live_under_engine():
+    """The engine is alone in its layer, and no top-level module serves only the engine and what runs
+    it (a module of the cycle outside engine/), but those SHARED_WITH_THE_ENGINE say why."""
+    assert next(layer for layer in LAYERS if "engine" in layer) == {"engine"}, \
+        "a package beside the engine in its layer is a piece of the engine: move it under engine/"
+    strays = engine_strays(ROOT, LAYERS, set(SHARED_WITH_THE_ENGINE))
+    assert not strays, ("top-level modules only the engine and what runs it import: move them under engine/ "
+                        "(or name them in SHARED_WITH_THE_ENGINE, with the reason):\n" + "\n".join(strays))
+    missing = [name for name in SHARED_WITH_THE_ENGINE if not (ROOT / f"{name}.py").is_file()]
+    assert not missing, f"SHARED_WITH_THE_ENGINE names modules that are gone: {missing}"
+
+
+def test_each_phase_of_the_cycle_comes_from_its_module_under_engine():
+    """cycle.py runs each phase's work from engine/phase_<name>.py and types its result with
+    engine/records.py; every phase_<name>.py is a phase the cycle runs."""
+    phases = phase_sources(ROOT / "engine" / "cycle.py")
+    assert {"solve", "observe", "evolve", "gate", "commit", "converge"} <= set(phases), phases
+    wrong = {name: where for name, where in phases.items()
+             if where != (f"adaptive_skill.engine.phase_{name}", "adaptive_skill.engine.records")}
+    assert not wrong, f"phases whose work or result comes from elsewhere (module, result type): {wrong}"
+    modules = {path.stem.removeprefix("phase_") for path in (ROOT / "engine").glob("phase_*.py")}
+    assert modules == set(phases), f"phase modules the cycle does not run, or phases without one: " \
+                                   f"{sorted(modules ^ set(phases))}"
 
 
 def test_layers_name_each_package_once():
@@ -222,3 +295,22 @@ def test_the_checker_sees_function_local_upward_imports_and_cycles(tmp_path):
     assert cycles(graph) == [["high", "low"], ["other", "side"]]
     _, unplaced, _ = check_layers(root, [{"__init__"}, {"low"}, {"high"}])
     assert unplaced == ["other", "side"]
+
+
+def test_the_checker_sees_a_piece_of_the_engine_outside_it(tmp_path):
+    """engine_strays on a fake project: a top-level module only the engine (and a command above it)
+    imports is a stray; one a lower package imports too is a library; a named one is let be."""
+    root = tmp_path / "proj"
+    (root / "engine").mkdir(parents=True)
+    (root / "commands").mkdir()
+    for init in (root / "__init__.py", root / "engine" / "__init__.py", root / "commands" / "__init__.py"):
+        init.write_text("")
+    (root / "stats.py").write_text("")  # the engine's alone: a stray
+    (root / "store.py").write_text("")  # the engine's and a command's: a stray too
+    (root / "files.py").write_text("")  # a lower package's as well: a library
+    (root / "low.py").write_text("from proj import files\n")
+    (root / "engine" / "cycle.py").write_text("from proj import files, stats, store\n")
+    (root / "commands" / "show.py").write_text("from proj import store\nfrom proj.engine import cycle\n")
+    layers = [{"__init__", "files"}, {"low", "stats", "store"}, {"engine"}, {"commands"}]
+    assert [line.split(":")[0] for line in engine_strays(root, layers, set())] == ["proj/stats.py", "proj/store.py"]
+    assert [line.split(":")[0] for line in engine_strays(root, layers, {"store"})] == ["proj/stats.py"]

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import json
 
-from adaptive_skill.evolve.outcome import Changes
-from adaptive_skill.harness.results import AttemptResult
-from adaptive_skill.observe.observations import ObservedItem
-from adaptive_skill.phases import (
+from adaptive_skill.engine.records import (
     Checkpoint,
     CommitResult,
     ConvergeResult,
@@ -20,6 +17,9 @@ from adaptive_skill.phases import (
     ProposeResult,
     SolveResult,
 )
+from adaptive_skill.evolve.outcome import Changes
+from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.observe.observations import ObservedItem
 
 
 def _through_json(result):
@@ -61,7 +61,7 @@ def test_every_phase_result_survives_its_json():
 
 
 def test_the_json_keeps_the_keys_its_readers_use():
-    # report/cycles.py, replay.py and the evolver's history read these keys
+    # report/cycles.py, engine/gate_replay.py and the evolver's history read these keys
     ungated = GateResult(accepted=False, reason="no mutation to gate", gated=False).to_dict()
     assert ungated == {"accepted": False, "reason": "no mutation to gate", "gated": False}
     gated = GateResult(accepted=True, reason="r", gated=True, rounds=1,
@@ -115,11 +115,11 @@ def test_an_older_gate_json_still_reads():
 
 
 def test_the_evolvers_history_counts_holdout_moves_as_the_gate_does(tmp_path):
-    """engine/evolve.history tells the evolver how many holdout tasks got better or worse: the counts are
+    """engine/phase_evolve.history tells the evolver how many holdout tasks got better or worse: the counts are
     GateResult.moved()'s (one home), never a task's name."""
     from types import SimpleNamespace
 
-    from adaptive_skill.engine.evolve import history
+    from adaptive_skill.engine.phase_evolve import history
     from adaptive_skill.runs import RunDir
 
     run_dir = RunDir(tmp_path)

@@ -19,11 +19,11 @@ from taskfactory import make_task
 
 from adaptive_skill.config import ConfigError, EvolveConfig, PullbackConfig, SandboxConfig, load_config
 from adaptive_skill.embed.lexical import LexicalEmbedder
+from adaptive_skill.engine.records import ProposeResult
 from adaptive_skill.files import write_json_atomic
 from adaptive_skill.harness.providers import LocalProvider
 from adaptive_skill.llm.scripted import ScriptedLLM
 from adaptive_skill.novelty.tasks import ProposedTask
-from adaptive_skill.phases import ProposeResult
 from adaptive_skill.proposals import TaskProposer, failure_seed, load_admitted, read_records
 from adaptive_skill.proposals.admission import Pool, check_reads_solution
 from adaptive_skill.proposals.author import author_instruction

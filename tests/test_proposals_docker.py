@@ -19,7 +19,7 @@ from taskfactory import make_task, scripted_engine_config
 
 from adaptive_skill.config import load_config
 from adaptive_skill.engine import AdaptiveSkillEngine
-from adaptive_skill.engine.propose import admitted_tasks
+from adaptive_skill.engine.phase_propose import admitted_tasks
 
 pytestmark = pytest.mark.docker
 

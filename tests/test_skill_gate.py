@@ -11,7 +11,7 @@ from taskfactory import make_task
 
 from adaptive_skill.config import GatingConfig, load_config
 from adaptive_skill.engine import AdaptiveSkillEngine
-from adaptive_skill.gating import skill_decisions
+from adaptive_skill.engine.sequential import skill_decisions
 from adaptive_skill.versioning import WorkspaceRepo
 
 REPO = Path(__file__).resolve().parents[1]

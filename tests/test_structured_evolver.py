@@ -12,6 +12,7 @@ import pytest
 
 from adaptive_skill.agent.loop import render_system_prompt
 from adaptive_skill.config import EvolveConfig
+from adaptive_skill.engine.records import EvolveResult
 from adaptive_skill.evolve import make_evolver
 from adaptive_skill.evolve.digest import MAX_FILE_BYTES, last_commands, read_digest
 from adaptive_skill.evolve.loadable import load_problems
@@ -19,7 +20,6 @@ from adaptive_skill.evolve.rules import tree_digest
 from adaptive_skill.evolve.structured import StructuredEvolver, clean
 from adaptive_skill.llm.accounting import Accounting
 from adaptive_skill.llm.scripted import ScriptedLLM
-from adaptive_skill.phases import EvolveResult
 from adaptive_skill.skills import check_skills, parse_skill_text
 from adaptive_skill.trajectory import load_view
 from adaptive_skill.workspace import Workspace
@@ -134,7 +134,7 @@ def test_the_exchange_is_a_trajectory_the_readers_take(env):
     assert view.status == "submitted" and view.submission == outcome.summary
     assert view.usage == {"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}
     assert view.metadata["evolver"] == "structured" and view.task_id == "evolve-2"
-    # what the engine stores of it (evolve.json), as engine/evolve.py builds it, reads back
+    # what the engine stores of it (evolve.json), as engine/phase_evolve.py builds it, reads back
     stored = EvolveResult.from_dict({**outcome.to_dict(), "candidate": None, "candidate_hash": None})
     assert EvolveResult.from_dict(json.loads(json.dumps(stored.to_dict()))).details["status"] == "submitted"
     assert sorted(p.name for p in env["out"].glob("evolver*.json")) == ["evolver.json"]  # the report's glob

@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def replay_cmd(args: argparse.Namespace) -> int:
-    from adaptive_skill.replay import replay
+    from adaptive_skill.engine.gate_replay import replay
 
     report = replay(Path(args.run), args.tag, args.against, Path(args.config) if args.config else None,
                     args.overrides, quiet=args.quiet)

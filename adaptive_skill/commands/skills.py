@@ -277,9 +277,10 @@ def log_cmd(args: argparse.Namespace) -> int:
 
 def _gate_decisions(run: Path) -> list[dict]:
     """Each gated change of a run: the cycle, what the evolver changed, and the gate's evidence
-    (phases.GateResult.evidence); read from cycles/<n>/evolve.json and gate.json, skipping torn files."""
+    (engine/records.py, GateResult.evidence); read from cycles/<n>/evolve.json and gate.json, skipping
+    torn files."""
+    from adaptive_skill.engine.records import GateResult
     from adaptive_skill.files import read_json
-    from adaptive_skill.phases import GateResult
 
     found = []
     for folder in sorted((run / "cycles").glob("[0-9]*")):

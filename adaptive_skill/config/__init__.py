@@ -8,9 +8,11 @@ every `api_key` are redacted whenever a config is written out.
     run.py        EvolveConfig (the engine's switches, the run's shape) and PathsConfig
     models.py     the model of each role and the embedder
     sandbox.py    the sandbox, limits, the executor, what may come back out of a sandbox
-    judging.py    the judge, the holdout gate, people's ratings
-    evolver.py    the evolver and its team, the skill rules, the explore phase
-    proposals.py  the novelty loop and task proposal in the engine
+    judging.py    the judge and people's ratings (the observe phase)
+    explore.py    the explore phase
+    evolver.py    the evolver and its team, the skill rules (the evolve phase)
+    gating.py     the holdout gate (the gate phase)
+    proposals.py  the novelty loop and task proposal in the engine (the propose phase)
     spiral.py     the loop monitor
     curve.py      the `curve:` section of adaptive-skill curve
     loading.py    YAML, --set overrides, ${VAR} expansion, validation errors with their lines
@@ -23,12 +25,13 @@ from adaptive_skill.config.base import REDACTED
 from adaptive_skill.config.curve import CurveConfig, ExpertSplitConfig
 from adaptive_skill.config.evolver import (
     EvolverConfig,
-    ExploreConfig,
     SkillRulesConfig,
     TeamConfig,
     TeamMemberConfig,
 )
-from adaptive_skill.config.judging import GatingConfig, JudgeConfig, ReviewConfig
+from adaptive_skill.config.explore import ExploreConfig
+from adaptive_skill.config.gating import GatingConfig
+from adaptive_skill.config.judging import JudgeConfig, ReviewConfig
 from adaptive_skill.config.loading import load_config
 from adaptive_skill.config.models import EmbedderConfig, ModelConfig, ModelsConfig
 from adaptive_skill.config.proposals import NoveltyConfig, TaskProposalConfig

@@ -15,6 +15,11 @@ before validation; a key the config sets is never touched.
 |                          | (docs/log/results-runs.md, run 5). An API model that reads skills with   |
 |                          | its tool may set 0 and save up to 300 prompt tokens a task               |
 
+In an EvolveConfig this table decides these keys wherever they are left out. `skill_in_prompt_tokens`
+declares no default of its own (a required field that this table always fills); the keys of a
+section keep a declared default for the section made on its own (an `ExploreConfig()` explores
+nothing; `evolver.mode` declares `distill`, as here).
+
 The value a key gets is stored with the run (`config.yaml`); a resumed run takes a key its config
 leaves out from there (`stored`), so it goes on with what it started with even where this table changed.
 """

@@ -12,8 +12,10 @@ from pydantic import Field, PrivateAttr, model_validator
 from adaptive_skill.config.base import REDACTED, _Strict, set_path
 from adaptive_skill.config.curve import CurveConfig
 from adaptive_skill.config.defaults import fill_defaults
-from adaptive_skill.config.evolver import EvolverConfig, ExploreConfig, SkillRulesConfig
-from adaptive_skill.config.judging import GatingConfig, JudgeConfig, ReviewConfig
+from adaptive_skill.config.evolver import EvolverConfig, SkillRulesConfig
+from adaptive_skill.config.explore import ExploreConfig
+from adaptive_skill.config.gating import GatingConfig
+from adaptive_skill.config.judging import JudgeConfig, ReviewConfig
 from adaptive_skill.config.models import ModelsConfig
 from adaptive_skill.config.proposals import NoveltyConfig, TaskProposalConfig
 from adaptive_skill.config.sandbox import ExecutorConfig, LimitsConfig, SandboxConfig
@@ -38,8 +40,9 @@ class EvolveConfig(_Strict):
     memory_budget_tokens: int = Field(600, ge=0)  # memory entries in the agent's system prompt (docs/engine.md)
     # The best-matching skill's body placed in the agent's system prompt, within this many tokens
     # (0: none; the agent reads skills with read_skill). For models that rarely read skills (docs/engine.md).
-    # Left out: 300 under distill, else 0 (config/defaults.py).
-    skill_in_prompt_tokens: int = Field(0, ge=0)
+    # No default of its own: left out, config/defaults.py sets it by evolver.mode (300 under distill, else
+    # 0) before validation, as it does for every config, so a field default would never be used.
+    skill_in_prompt_tokens: int = Field(ge=0)
     # A skill whose entries store their tasks (the distilling evolver's) is placed only where one entry's
     # task is at least this close to the task (agent/inline.py; 0: off). Measured on the family suite
     # (benchmarks/perf/bench_placement.py, docs/engine.md).

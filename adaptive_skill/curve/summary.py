@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from adaptive_skill.curve.stats import LEVEL, RESAMPLES, bootstrap_mean, headroom_share, paired_difference, pass_rate
+from adaptive_skill.engine.records import GateResult
 from adaptive_skill.files import read_json
-from adaptive_skill.phases import GateResult
 
 UNMEASURED = {"share": None, "low": None, "high": None, "note": "expert not evaluated"}
 

@@ -12,30 +12,16 @@ from typing import Any, TypeVar
 
 from adaptive_skill.config import EvolveConfig
 from adaptive_skill.config.resume import MAY_CHANGE, resume_changes
-from adaptive_skill.engine.evolve import evolve
-from adaptive_skill.engine.explore import explore
-from adaptive_skill.engine.gate import commit, gate
 from adaptive_skill.engine.holdout import HoldoutRound, attempt_tasks, evaluate_holdout, holdout_rounds_dir
-from adaptive_skill.engine.observe import observe
-from adaptive_skill.engine.propose import propose
-from adaptive_skill.engine.roles import Roles
-from adaptive_skill.engine.solve import solve
-from adaptive_skill.engine.stopping import (
-    RESUMABLE,
-    Stop,
-    converge,
-    limit_reason,
-    raise_if_stopping,
-    signals,
-    stop_reason,
-)
-from adaptive_skill.errors import ConfigError, UserError
-from adaptive_skill.evolve.loadable import load_problems
-from adaptive_skill.evolve.rules import skill_names, workspace_hash
-from adaptive_skill.files import read_json, write_json_atomic
-from adaptive_skill.harness.results import AttemptResult
-from adaptive_skill.llm.base import ModelUnavailable
-from adaptive_skill.phases import (
+from adaptive_skill.engine.phase_commit import commit
+from adaptive_skill.engine.phase_converge import converge
+from adaptive_skill.engine.phase_evolve import evolve
+from adaptive_skill.engine.phase_explore import explore
+from adaptive_skill.engine.phase_gate import gate
+from adaptive_skill.engine.phase_observe import observe
+from adaptive_skill.engine.phase_propose import propose
+from adaptive_skill.engine.phase_solve import solve
+from adaptive_skill.engine.records import (
     Checkpoint,
     CommitResult,
     ConvergeResult,
@@ -47,6 +33,21 @@ from adaptive_skill.phases import (
     ProposeResult,
     SolveResult,
 )
+from adaptive_skill.engine.roles import Roles
+from adaptive_skill.engine.stopping import (
+    RESUMABLE,
+    Stop,
+    limit_reason,
+    raise_if_stopping,
+    signals,
+    stop_reason,
+)
+from adaptive_skill.errors import ConfigError, UserError
+from adaptive_skill.evolve.loadable import load_problems
+from adaptive_skill.evolve.rules import skill_names, workspace_hash
+from adaptive_skill.files import read_json, write_json_atomic
+from adaptive_skill.harness.results import AttemptResult
+from adaptive_skill.llm.base import ModelUnavailable
 from adaptive_skill.runs import RunDir
 from adaptive_skill.tasks import Task, scale_timeouts, scan_suite, split_suite
 from adaptive_skill.versioning import WorkspaceRepo

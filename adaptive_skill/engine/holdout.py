@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.engine.solve import find_task, run_attempts
+from adaptive_skill.engine.phase_solve import find_task, run_attempts
 from adaptive_skill.evolve.rules import workspace_hash
 from adaptive_skill.files import building_dir, read_json
 from adaptive_skill.harness.results import AttemptResult

@@ -1,6 +1,6 @@
-"""Converge, and every other reason the run stops: the EGL window, max cycles, run-wide budgets, wall
-time, a person's signal or STOP file. A stop leaves the cycle after the current unit (Stop); the
-checkpoint lets --resume go on."""
+"""Every reason the run stops: convergence (the converge phase's verdict, phase_converge.py), max
+cycles, run-wide budgets, wall time, a person's signal or STOP file. A stop leaves the cycle after
+the current unit (Stop); the checkpoint lets --resume go on."""
 
 from __future__ import annotations
 
@@ -8,27 +8,12 @@ import signal
 import threading
 from contextlib import contextmanager
 
-from adaptive_skill.convergence import converged, egl, tasks_solved
-from adaptive_skill.phases import CommitResult, ConvergeResult, EvolveResult, ObserveResult, SolveResult
-
 # statuses a plain --resume continues; finished runs continue if limits allow
 RESUMABLE = ("stopped", "model_unavailable")
 
 
 class Stop(Exception):
     """Leave the cycle after the current unit; the checkpoint lets --resume go on."""
-
-
-def converge(engine, n: int, solved: SolveResult, observed: ObserveResult, evolved: EvolveResult,
-             committed: CommitResult) -> ConvergeResult:
-    created = len(evolved.changes.created_skills) if committed.tag else 0
-    count = tasks_solved([r.to_dict() for r in solved.results], [i.to_dict() for i in observed.items],
-                         engine.config.judge.pass_threshold)
-    value = egl(created, count)
-    engine.state.egl.append(round(value, 6))
-    done = converged(engine.state.egl, engine.config.egl_threshold, engine.config.egl_window)
-    engine.state.converged = done
-    return ConvergeResult(egl=value, new_skills=created, tasks=len(solved.results), solved=count, converged=done)
 
 
 def stop_reason(engine) -> str | None:

@@ -45,7 +45,7 @@ def agreed(votes: list[Vote], pass_threshold: float, untouched: str | None = Non
 def outcome(votes: list[Vote], pass_threshold: float, untouched: str | None = None, *,
             confirmed: dict[str, Any] | None = None) -> dict[str, Any]:
     """What agreed.json holds for a task: whether it counts as passed, by which attempt, and every vote.
-    `confirmed` (explore.confirm_model, engine/explore.py): another model's attempt of a counted task;
+    `confirmed` (explore.confirm_model, engine/phase_explore.py): another model's attempt of a counted task;
     the task counts only where it left the same files (`same`)."""
     hit = agreed(votes, pass_threshold, untouched)
     if hit is not None and confirmed is not None and not confirmed.get("same"):
@@ -81,7 +81,7 @@ def near_noop(changes: list[tuple[str, str]] | None, named: list[str]) -> bool:
 
 
 def trivial_change(state_dir: Path, untouched_dir: Path, instruction: str) -> bool:
-    """near_noop for an attempt's kept state against the task's untouched state (engine/explore.py)."""
+    """near_noop for an attempt's kept state against the task's untouched state (engine/phase_explore.py)."""
     from adaptive_skill.sandbox.state import allowed_path, changed_paths, load_state, named_paths
 
     after = load_state(state_dir) if state_dir.is_dir() else None

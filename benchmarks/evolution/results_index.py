@@ -135,13 +135,13 @@ def row(folder: Path) -> str:
 
 
 def gate_on(seed: dict[str, list], candidate: dict[str, list], settings: dict) -> str:
-    """What the gate (gating.sequential_decision, the engine's own) decides on a record's rounds: the
-    seed as the baseline, `candidate` as the change, round r pairing each task's repeat r. The
-    thresholds are the config defaults every shipped curve config keeps; min_rounds does not matter
-    when all `gate_rounds` rounds are there. Recomputed from runs 25-27's records, it gives their
+    """What the gate (engine/sequential.py's sequential_decision, the engine's own) decides on a
+    record's rounds: the seed as the baseline, `candidate` as the change, round r pairing each task's
+    repeat r. The thresholds are the config defaults every shipped curve config keeps; min_rounds does
+    not matter when all `gate_rounds` rounds are there. Recomputed from runs 25-27's records, it gives their
     gates' LLRs (tests/test_evolution_bench.py)."""
     from adaptive_skill.config import GatingConfig
-    from adaptive_skill.gating import sequential_decision
+    from adaptive_skill.engine.sequential import sequential_decision
 
     n = settings["gate_rounds"]
     if any(len(seed.get(t) or []) < n or len(candidate.get(t) or []) < n for t in seed):

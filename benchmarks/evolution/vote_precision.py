@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from adaptive_skill.engine.explore import confirm_dir  # noqa: E402
+from adaptive_skill.engine.phase_explore import confirm_dir  # noqa: E402
 from adaptive_skill.files import read_json  # noqa: E402
 
 THRESHOLD = 7.0  # judge.pass_threshold of every documented run

@@ -1,7 +1,7 @@
 """How often the holdout gate accepts a regression, rejects an improvement, and what it costs.
 
-Drives the pure `adaptive_skill.gating.sequential_decision` (and, for comparison, the fixed-sample
-rule the gate had before it and the plain sign walk) with simulated holdouts:
+Drives the pure `adaptive_skill.engine.sequential.sequential_decision` (and, for comparison, the
+fixed-sample rule the gate had before it and the plain sign walk) with simulated holdouts:
 
 - `tasks` holdout tasks, the baseline's success rate per task p ~ U(0.5 - spread, 0.5 + spread)
   (spread 0.3: U(0.2, 0.8)), the mutated side's p + delta (clipped to 0-1);
@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from adaptive_skill.config import GatingConfig  # noqa: E402
-from adaptive_skill.gating import Round, sequential_decision  # noqa: E402
+from adaptive_skill.engine.sequential import Round, sequential_decision  # noqa: E402
 
 BOUNDS = {"accept_regression": 0.05, "reject_improvement": 0.15, "rollouts": 150}
 

@@ -1,7 +1,7 @@
 """How often the gate per skill keeps a skill that does not help, and drops one that does.
 
-Drives the pure `adaptive_skill.gating.skill_decisions` with simulated gate rounds: a candidate
-changes `skills` skills, each placed for `tasks` holdout tasks of its own (its family's instances);
+Drives the pure `adaptive_skill.engine.sequential.skill_decisions` with simulated gate rounds: a
+candidate changes `skills` skills, each placed for `tasks` holdout tasks of its own (its family's instances);
 a skill's effect moves the success rate of each of its tasks by `delta` (a recipe that fixes the
 family's slip: +; one that teaches the trap: -; 0: neither). Per task the baseline's rate is
 p ~ U(0.5 - spread, 0.5 + spread), with repeats correlated by `rho` as in bench_gating.py. The gate
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gating import Holdout, simulate_rounds, wilson  # noqa: E402
 
 from adaptive_skill.config import GatingConfig  # noqa: E402
-from adaptive_skill.gating import skill_decisions  # noqa: E402
+from adaptive_skill.engine.sequential import skill_decisions  # noqa: E402
 
 
 def one_candidate(skills: int, tasks: int, effects: list[float], gating: GatingConfig, spread: float, rho: float,

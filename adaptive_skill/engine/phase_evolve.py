@@ -4,9 +4,9 @@ is committed as a candidate for the gate."""
 
 from __future__ import annotations
 
+from adaptive_skill.engine.records import EvolveResult, GateResult
 from adaptive_skill.evolve.rules import workspace_hash
 from adaptive_skill.files import read_json
-from adaptive_skill.phases import EvolveResult, GateResult
 from adaptive_skill.progress import printable_line
 
 

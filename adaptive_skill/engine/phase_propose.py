@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from adaptive_skill.engine.records import ObserveResult, ProposeResult
 from adaptive_skill.engine.stopping import budget_stops
-from adaptive_skill.phases import ObserveResult, ProposeResult
 from adaptive_skill.tasks import scale_timeouts
 
 if TYPE_CHECKING:

@@ -1,15 +1,18 @@
-"""Gate and Commit: the candidate against the accepted workspace on the holdout tasks, round by round
-(holdout.py runs and scores each round) until the sequential rule decides (adaptive_skill/gating.py);
-the judge checked against the verifier on the way; then the decision carried out: an accepted
-candidate is tagged evo-N and its rounds kept, a rejected one rolled back (history kept)."""
+"""Gate: the candidate against the accepted workspace on the holdout tasks, round by round (holdout.py
+runs and scores each round) until the sequential rule decides (sequential.py), the judge checked
+against the verifier on the way. The Commit phase carries the decision out (phase_commit.py)."""
 
 from __future__ import annotations
 
-from adaptive_skill.engine.holdout import evaluate_holdout, export_baseline, holdout_rounds_dir, keep_rounds
-from adaptive_skill.evolve.rules import skill_names, workspace_hash
-from adaptive_skill.gating import Round, SequentialDecision, SkillDecision, sequential_decision, skill_decisions
-from adaptive_skill.phases import CommitResult, EvolveResult, GateResult, GateStatistic, ObserveResult
-from adaptive_skill.versioning import EVO_TAG
+from adaptive_skill.engine.holdout import evaluate_holdout, export_baseline, holdout_rounds_dir
+from adaptive_skill.engine.records import EvolveResult, GateResult, GateStatistic
+from adaptive_skill.engine.sequential import (
+    Round,
+    SequentialDecision,
+    SkillDecision,
+    sequential_decision,
+    skill_decisions,
+)
 
 
 def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
@@ -119,57 +122,6 @@ def judge_check(engine, n: int, judged: list[tuple[float, bool]]) -> dict:
                    f"{check['n']} holdout attempts (limit {g.judge_max_disagreement:.0%}, AUROC {check['auroc']}): "
                    f"its scores steer the evolver and cannot be trusted on this suite")
     return check
-
-
-def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: ObserveResult) -> CommitResult:
-    candidate = evolved.candidate
-    if not candidate:
-        return CommitResult(tag=None, commit=engine.state.accepted_commit, rolled_back=False)
-    if gated.accepted:
-        candidate_hash = evolved.candidate_hash
-        if gated.dropped_skills:  # gating.per_skill: the candidate without the skills it dropped
-            candidate = prune(engine, n, candidate, gated)
-            candidate_hash = workspace_hash(engine.run_dir.workspace)
-        # A crash between tagging and the checkpoint left the tag: find it instead of tagging twice.
-        tag = next((t.name for t in engine.repo.tags() if t.commit == candidate and EVO_TAG.match(t.name)), None)
-        if tag is None:
-            tag = engine.repo.next_evo_tag()
-            engine.repo.tag(tag, {
-                "cycle": n, "holdout_mutated": gated.mutated_mean, "holdout_baseline": gated.baseline_mean,
-                "delta": gated.delta, "batch_mean_score": observed.mean_score,
-                "skills": len(skill_names(engine.run_dir.workspace)), "created": evolved.changes.created_skills,
-                "modified": evolved.changes.modified_skills,
-                "cost": round(engine.accounting.totals().cost, 6),
-                **(skill_metrics(gated) if gated.skills else {})},
-                summary=f"cycle {n}: accepted ({gated.reason})", ref=candidate)
-        engine.state.accepted_commit, engine.state.accepted_hash = candidate, candidate_hash
-        if not gated.dropped_skills:  # a pruned candidate is not what the rounds ran: its rounds are its own
-            keep_rounds(engine.run_dir.cycle_dir(n) / "gate-mutated", holdout_rounds_dir(engine, candidate_hash))
-        engine.run_dir.event("mutation_accepted", cycle=n, tag=tag, commit=candidate)
-        return CommitResult(tag=tag, commit=candidate, rolled_back=False)
-    if engine.repo.head() == candidate:
-        message = f"cycle {n}: roll back rejected mutation {candidate[:10]}"
-        engine.repo.rollback(engine.state.accepted_commit, message)
-    engine.run_dir.event("mutation_rejected", cycle=n, rejected_commit=candidate, reason=gated.reason)
-    return CommitResult(tag=None, commit=engine.repo.head(), rolled_back=True, rejected_commit=candidate)
-
-
-def skill_metrics(gated: GateResult) -> dict:
-    """What the tag says of the gate per skill: the skills kept, and each dropped one with its reason."""
-    reasons = {d["skill"]: d["reason"] for d in gated.skills}
-    return {"skills_kept": gated.kept_skills, "skills_dropped": {s: reasons.get(s) for s in gated.dropped_skills}}
-
-
-def prune(engine, n: int, candidate: str, gated: GateResult) -> str:
-    """The candidate with each dropped skill as the accepted workspace has it (a created one removed,
-    a modified one restored), as a new commit on top of it; a commit already made for this (a crash
-    before the checkpoint) is found and reused."""
-    message = f"cycle {n}: the gate per skill drops {', '.join(gated.dropped_skills)}"
-    head = engine.repo.head()
-    if head != candidate and engine.repo.parents(head) == [candidate]:
-        return head
-    return engine.repo.restore_paths(engine.state.accepted_commit, [f"skills/{s}" for s in gated.dropped_skills],
-                                     message)
 
 
 def _mean(values: list[float | None]) -> float | None:

@@ -1,4 +1,5 @@
-"""Evolutionary Generality Loss and the run's stop conditions.
+"""Converge: the cycle's Evolutionary Generality Loss and whether the run has converged (the other
+reasons a run stops are in stopping.py).
 
 EGL = new skills created / tasks solved x 1000, per cycle (the seed's definition). New skills are
 those of an accepted mutation; a task is solved when the verifier passed it on the cycle's batch,
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from adaptive_skill.engine.records import CommitResult, ConvergeResult, EvolveResult, ObserveResult, SolveResult
 
 
 def egl(new_skills_created: int, tasks_solved: int) -> float:
@@ -36,3 +39,18 @@ def tasks_solved(results: Iterable[Mapping[str, Any]], judged: Iterable[Mapping[
 
 def converged(history: list[float], threshold: float, window: int) -> bool:
     return len(history) >= window and all(value < threshold for value in history[-window:])
+
+
+def converge(engine, n: int, solved: SolveResult, observed: ObserveResult, evolved: EvolveResult,
+             committed: CommitResult) -> ConvergeResult:
+    """The cycle's EGL (its new skills count only when the gate accepted them), appended to the
+    checkpoint's history, and whether the window says the run has converged (stopping.stop_reason
+    reads it before the next cycle)."""
+    created = len(evolved.changes.created_skills) if committed.tag else 0
+    count = tasks_solved([r.to_dict() for r in solved.results], [i.to_dict() for i in observed.items],
+                         engine.config.judge.pass_threshold)
+    value = egl(created, count)
+    engine.state.egl.append(round(value, 6))
+    done = converged(engine.state.egl, engine.config.egl_threshold, engine.config.egl_window)
+    engine.state.converged = done
+    return ConvergeResult(egl=value, new_skills=created, tasks=len(solved.results), solved=count, converged=done)

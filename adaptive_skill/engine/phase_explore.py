@@ -8,10 +8,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from adaptive_skill.engine.observe import state_evidence
-from adaptive_skill.engine.solve import find_task, run_attempts
+from adaptive_skill.engine.phase_observe import state_evidence
+from adaptive_skill.engine.phase_solve import find_task, run_attempts
+from adaptive_skill.engine.records import ExploreAttempt, ExploreResult, ObserveResult, SolveResult
 from adaptive_skill.files import read_json, write_json_atomic
-from adaptive_skill.phases import ExploreAttempt, ExploreResult, ObserveResult, SolveResult
 from adaptive_skill.trajectory.worked import worked_commands
 
 

@@ -148,7 +148,7 @@ class EvolveResult:
 
 @dataclass
 class GateStatistic(_FlatRecord):
-    """gating.GateStatistic as the gate's record keeps it: rounded, without the per-task means."""
+    """sequential.GateStatistic as the gate's record keeps it: rounded, without the per-task means."""
 
     llr: float
     delta: float | None
@@ -182,7 +182,7 @@ class GateResult:
     temperature: float | None = None
     mutated_commit: str | None = None
     baseline_commit: str | None = None
-    # gating.per_skill: each changed skill's decision (gating.SkillDecision.to_dict) and what it left
+    # gating.per_skill: each changed skill's decision (sequential.SkillDecision.to_dict) and what it left
     skills: list[dict[str, Any]] = field(default_factory=list)
     kept_skills: list[str] = field(default_factory=list)
     dropped_skills: list[str] = field(default_factory=list)

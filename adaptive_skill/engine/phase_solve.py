@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.engine.propose import admitted_tasks
+from adaptive_skill.engine.phase_propose import admitted_tasks
+from adaptive_skill.engine.records import SolveResult
 from adaptive_skill.engine.stopping import Stop, budget_stops, stopping_reason
 from adaptive_skill.harness.results import AttemptResult
-from adaptive_skill.phases import SolveResult
 from adaptive_skill.tasks import Task, cycle_batch
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adaptive_skill.engine.solve import find_task
+from adaptive_skill.engine.phase_solve import find_task
+from adaptive_skill.engine.records import ObserveResult, SolveResult
 from adaptive_skill.engine.stopping import Stop
 from adaptive_skill.files import read_json
 from adaptive_skill.observe.observations import ObservedItem, write_observations
-from adaptive_skill.phases import ObserveResult, SolveResult
 from adaptive_skill.tasks import Task
 from adaptive_skill.trajectory.worked import worked_commands
 from adaptive_skill.workspace import Workspace

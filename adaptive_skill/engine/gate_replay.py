@@ -1,5 +1,6 @@
-"""Replay the holdout gate of a tagged workspace: the same rounds (tasks and per-round seeds) on
-both sides, the same decision rule, and whether the recorded decision would stand."""
+"""Replay the holdout gate of a tagged workspace (`adaptive-skill replay`, commands/replay.py): the
+same rounds (tasks and per-round seeds) on both sides, the same decision rule (sequential.py), and
+whether the recorded decision would stand."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import time
 from pathlib import Path
 
 from adaptive_skill.config import REDACTED, EvolveConfig, load_config
+from adaptive_skill.engine.cycle import AdaptiveSkillEngine
+from adaptive_skill.engine.sequential import Round, sequential_decision
 from adaptive_skill.errors import UserError
 from adaptive_skill.files import read_json
-from adaptive_skill.gating import Round, sequential_decision
 from adaptive_skill.runs import RunDir
 from adaptive_skill.versioning import WorkspaceRepo
 
@@ -41,7 +43,6 @@ def replay(run_path: Path, tag: str, against: str | None, config_path: Path | No
            quiet: bool = False) -> dict:
     """Run the gate again for `tag` against the workspace it was gated against (or `against`), round
     by round with the recorded seeds, until the rule decides; new attempts go to runs/<id>/replays/."""
-    from adaptive_skill.engine import AdaptiveSkillEngine
     from adaptive_skill.progress import Display
 
     run = RunDir.open(run_path)
