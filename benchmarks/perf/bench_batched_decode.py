@@ -149,7 +149,8 @@ def main() -> None:
                 continue  # the same thing as one at a time
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0] if k != "replies"}
             # greedy replies: batching changes the arithmetic's order, so a token may differ
-            same = sum(a == b for r in runs for a, b in zip(r["replies"], figures["one at a time"][0]["replies"]))
+            first = figures["one at a time"][0]["replies"]
+            same = sum(a == b for r in runs for a, b in zip(r["replies"], first, strict=True))
             rows.append({"sequences": n, "mode": mode, "seconds": round(med["seconds"], 2),
                          "reply_tokens_per_s": round(n * args.tokens / med["generate_seconds"], 2),
                          "prompt_tokens_per_s": round(sum(map(len, prompts)) / med["prompt_seconds"], 1),
