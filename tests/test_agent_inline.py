@@ -71,7 +71,7 @@ def test_with_the_lexical_embedder_words_decide_and_the_kinds_skill_is_placed(tm
     task (its character n-grams of the whole instruction drowned "json" and "zip"); the word TF-IDF
     ranking places the skill written for each kind, and over terminal-easy (the expert re-tuned on
     2026-11-27, a skill per kind) the kind's skill for 72 of 80 tasks against 51 with the cosine
-    (benchmarks/evolution/inline_probe.py)."""
+    (benchmarks/probes/inline_probe.py)."""
     import subprocess
     import sys
 
@@ -89,7 +89,7 @@ def test_with_the_lexical_embedder_words_decide_and_the_kinds_skill_is_placed(tm
         assert placed is not None and placed.name == want, task
     json_task = (REPO / "benchmarks" / "terminal-easy" / "json-count-status" / "instruction.md").read_text()
     assert max(embedder_relevance(skills, json_task, embedder)) < MIN_RELEVANCE  # what the cosine did
-    probe = subprocess.run([sys.executable, str(REPO / "benchmarks" / "evolution" / "inline_probe.py")],
+    probe = subprocess.run([sys.executable, str(REPO / "benchmarks" / "probes" / "inline_probe.py")],
                            capture_output=True, text=True, cwd=REPO, timeout=300)
     assert probe.returncode == 0 and "right skill placed for 72 of 80 tasks" in probe.stdout
 

@@ -198,14 +198,14 @@ def test_vote_precision_tells_which_counts_the_other_model_kept(tmp_path):
 
 
 def test_cross_model_probe_counts_a_task_only_where_the_other_model_left_the_same_files(tmp_path):
-    """benchmarks/evolution/cross_model_probe.py's table on hand-made rows: a (judged, right) and b
+    """benchmarks/probes/cross_model_probe.py's table on hand-made rows: a (judged, right) and b
     (judged, wrong) where the other model left the same files, c (judged, right) where it did not, d
     whose files are the untouched ones (agrees with nothing), e (failed by the judge, right) where the
     other model agrees: cross counts a and b, cross-only a, b and e; d never."""
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "evolution"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "probes"))
     import cross_model_probe
 
     def row(task, score, digest, tests, counted, untouched="u"):

@@ -1,4 +1,4 @@
-"""benchmarks/evolution/distill.py (and trajectory/worked.py, which it reads attempts with): which commands of a passed attempt become a worked command, and
+"""benchmarks/probes/distill.py (and trajectory/worked.py, which it reads attempts with): which commands of a passed attempt become a worked command, and
 the workspace it writes from them (no Docker, no model: recorded trajectories)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks" / "evolution"))
+sys.path.insert(0, str(REPO / "benchmarks" / "probes"))
 
 from distill import BODY_CHARS, distill  # noqa: E402
 
@@ -239,7 +239,7 @@ def test_a_failed_command_is_never_a_worked_one(tmp_path):
 ])
 def test_bad_counts_are_one_line_and_exit_2(tmp_path, args, message):
     import subprocess
-    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "evolution" / "distill.py"), "--out",
+    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "probes" / "distill.py"), "--out",
                              str(tmp_path / "out"), *args], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: {message}"
@@ -259,7 +259,7 @@ def test_the_probe_counts_a_skill_placed_for_a_kind_without_one_as_off_topic(tmp
               ("f", "files-permissions", "Copy /app/input.json to /app/output/copy.json.",
                ["mkdir -p /app/output; cp /app/input.json /app/output/copy.json"])]
     distill(passed, seed, tmp_path / "ws", max_skills=5)
-    probe = [sys.executable, str(REPO / "benchmarks" / "evolution" / "inline_probe.py"), "--workspace",
+    probe = [sys.executable, str(REPO / "benchmarks" / "probes" / "inline_probe.py"), "--workspace",
              str(tmp_path / "ws"), "--expect", "category", "--tasks", "git-create-branch", "json-set-value"]
     for extra, placed_for_json, offtopic in (([], "(none)", "0, 0"), (["--words-only"], "files-permissions", "1, 1")):
         lines = subprocess.run([*probe, *extra], capture_output=True, text=True, cwd=REPO, timeout=120).stdout.splitlines()

@@ -14,7 +14,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "benchmarks" / "evolution"
+PROBES = REPO / "benchmarks" / "probes"
 sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(PROBES))
 
 from adaptive_skill.curve.stats import headroom_share, paired_difference, pass_rate  # noqa: E402
 
@@ -317,7 +319,7 @@ def test_the_reflect_probe_statistics_on_known_counts():
 
 
 def test_the_reflect_probe_refuses_a_task_outside_the_split_in_one_line(tmp_path):
-    result = subprocess.run([sys.executable, str(BENCH / "reflect_probe.py"), "--out", str(tmp_path / "p"),
+    result = subprocess.run([sys.executable, str(PROBES / "reflect_probe.py"), "--out", str(tmp_path / "p"),
                              "--task", "no-such-task"], capture_output=True, text=True, cwd=REPO)
     assert result.returncode == 2 and result.stderr == "error: --task: not a train task of split 2: no-such-task\n"
     assert not (tmp_path / "p").exists()
@@ -383,13 +385,13 @@ def test_cycle_evidence_reads_each_cycle_and_the_report_shows_it(tmp_path):
 
 
 def test_replace_check_refuses_what_it_cannot_check_in_one_line(tmp_path):
-    """benchmarks/evolution/replace_check.py: a directory run.py did not write, and a run whose cycle
+    """benchmarks/probes/replace_check.py: a directory run.py did not write, and a run whose cycle
     has no candidate (its evolve phase not reached), are one line and exit 2, never a traceback."""
     import subprocess
 
     import run as bench
 
-    script = [sys.executable, str(REPO / "benchmarks" / "evolution" / "replace_check.py")]
+    script = [sys.executable, str(REPO / "benchmarks" / "probes" / "replace_check.py")]
     missing = subprocess.run([*script, "--out", str(tmp_path / "nothing")], capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "not a run.py --out directory" in missing.stderr
     out = tmp_path / "out"

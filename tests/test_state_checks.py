@@ -11,7 +11,7 @@ from adaptive_skill.observe.checks import CheckedState, CheckRun, screen
 from adaptive_skill.observe.judge import Judge, JudgeItem
 from adaptive_skill.sandbox.state import CapturedState, StateRoot, named_paths, state_digest, state_roots
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "evolution"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "probes"))
 
 
 def test_named_paths_and_roots():

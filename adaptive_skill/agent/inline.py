@@ -6,7 +6,7 @@ Relevance is between the instruction and the skill's name and description. With 
 cosine, the library's skills as the documents: the lexical embedder's character n-grams of a long
 instruction drowned the few words a description shares with it, and the skill written for the task's
 kind was placed for 18 of 48 terminal-easy tasks against 36 of 48 with words
-(benchmarks/evolution/inline_probe.py, docs/log/results-runs.md, run 7). The most relevant skill is placed, if
+(benchmarks/probes/inline_probe.py, docs/log/results-runs.md, run 7). The most relevant skill is placed, if
 any is relevant at all (above MIN_RELEVANCE for an embedder, any shared word of the library's
 vocabulary for words): its whole body when it fits the token budget, else its first lines that fit
 and a line saying it was cut. Before 2026-11-28 the best skill that fitted was placed instead, and

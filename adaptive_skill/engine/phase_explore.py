@@ -158,7 +158,7 @@ def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> di
     are. Per task: the model, its attempt's digest, and whether it is the counted attempt's
     (`same`); a task it does not confirm is not counted. Two
     attempts of the 1.5B that make one mistake agree; the 0.5B's attempt, confirming run 27's counts,
-    kept 7 right of 16 and none of the 7 wrong (benchmarks/evolution/cross_model_probe.py)."""
+    kept 7 right of 16 and none of the 7 wrong (benchmarks/probes/cross_model_probe.py)."""
     from adaptive_skill.observe.agreement import agreed, state_digest_of
 
     c = engine.config

@@ -12,7 +12,7 @@ clean environment (`env -i`,
 a fixed PATH, no profile or rc file, git configured to run no pager, fsmonitor or hook), without
 network, time-limited, its output cut. What they printed goes to the judge beside the compressed
 trajectory (observe/judge.py), and their hash is the attempt's fingerprint: attempts of one task
-whose checks print the same agree (benchmarks/evolution/estimate_probe.py measures that lever).
+whose checks print the same agree (benchmarks/probes/estimate_probe.py measures that lever).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The label-free estimate of one attempt: the judge's verdict on its record, with what the checks of
 its final state printed when it kept one (observe/checks.py). The engine's observe and explore phases,
-`adaptive-skill run --estimate` and the estimate probe (benchmarks/evolution/estimate_probe.py) all
+`adaptive-skill run --estimate` and the estimate probe (benchmarks/probes/estimate_probe.py) all
 estimate through here; the tests' result is never an input, only put beside the estimate afterwards
 by a caller that measures it.
 """

@@ -2,7 +2,7 @@
 changes what the agent is shown: what a change of the distilling evolver or of the skill placed in
 the prompt does, without a whole run.
 
-    python benchmarks/evolution/replace_check.py --out DIR [--cycle N] [--controls K] [--repeats K] [--dry-run]
+    python benchmarks/probes/replace_check.py --out DIR [--cycle N] [--controls K] [--repeats K] [--dry-run]
         [--placed-before category|words]
 
 DIR is a run.py --out directory whose cycle N (default 1) ran the distilling evolver. When the
@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "evolution"))  # run.py, the learning-curve benchmark
 
 import run as curve  # noqa: E402
 

@@ -4,8 +4,8 @@ make the label-free judge more precise?
     adaptive-skill run --suite benchmarks/terminal-easy --agent llm --estimate \\
         --config configs/curve-split2-labelfree.yaml --set models.agent.show_before_submit=true \\
         --workers 1 --out RUN --task ... (split 2's 40 train tasks)
-    python benchmarks/evolution/show_probe.py --export RUN --out ROWS.jsonl
-    python benchmarks/evolution/show_probe.py --summary ROWS.jsonl \\
+    python benchmarks/probes/show_probe.py --export RUN --out ROWS.jsonl
+    python benchmarks/probes/show_probe.py --summary ROWS.jsonl \\
         --against benchmarks/evolution/results/curve-26/votes.jsonl
 
 `models.agent.show_before_submit` holds the agent's first submit and answers it with what its
@@ -29,7 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "evolution"))  # vote_precision, a records tool
 
 from vote_precision import THRESHOLD, wilson  # noqa: E402
 

@@ -1,8 +1,8 @@
 """How precise is the label-free success estimate? The plain judge and each lever, side by side.
 
-    python benchmarks/evolution/estimate_probe.py --out DIR [--seed 2] [--hot 2] [--temperature 1.0]
+    python benchmarks/probes/estimate_probe.py --out DIR [--seed 2] [--hot 2] [--temperature 1.0]
         [--task ID ...] [--model M]
-    python benchmarks/evolution/estimate_probe.py --out DIR --summary   # the figures again, from DIR
+    python benchmarks/probes/estimate_probe.py --out DIR --summary   # the figures again, from DIR
 
 The agent, model and seed workspace of the learning-curve benchmark (run.py's defaults, label-free):
 every train task of split --seed is attempted once as the evolve batch attempts it (the agent's own
@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE))  # reflect_probe, a sibling
+sys.path.insert(0, str(HERE.parent / "evolution"))  # run.py, the learning-curve benchmark
 sys.path.insert(0, str(HERE.parents[1]))
 
 import run as bench  # noqa: E402

@@ -1,7 +1,7 @@
 """What the vote and the judge each buy, and what each costs, on two attempts of every task.
 
-    python benchmarks/evolution/vote_cost.py --first R0 --second R1 --untouched DIR --out ROWS.jsonl
-    python benchmarks/evolution/vote_cost.py --summary ROWS.jsonl
+    python benchmarks/probes/vote_cost.py --first R0 --second R1 --untouched DIR --out ROWS.jsonl
+    python benchmarks/probes/vote_cost.py --summary ROWS.jsonl
 
 R0 and R1 are two `adaptive-skill run --agent llm --keep-state` runs over the same tasks (R0 also
 with `--estimate`: the judge's verdict on each of its attempts, and the seconds it took). DIR holds
@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "benchmarks" / "evolution"))  # vote_precision, a records tool
 
 from vote_precision import wilson  # noqa: E402
 

@@ -1,9 +1,9 @@
 """Agreement across models: does a second, different model's attempt confirm the judge's passes
 better than a second attempt of the same model?
 
-    python benchmarks/evolution/cross_model_probe.py --run RUN_DIR --rows ROWS.jsonl --out DIR \\
+    python benchmarks/probes/cross_model_probe.py --run RUN_DIR --rows ROWS.jsonl --out DIR \\
         [--model local/qwen2.5-coder-0.5b]
-    python benchmarks/evolution/cross_model_probe.py --rows ROWS.jsonl --out DIR --summary
+    python benchmarks/probes/cross_model_probe.py --rows ROWS.jsonl --out DIR --summary
 
 Two attempts of the 1.5B that make the same mistake agree (run 25: seven tasks), so explore's vote
 cannot see them. A model of another size errs otherwise; when its attempt leaves the same files as
@@ -32,7 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "evolution"))  # vote_precision, a records tool
 
 from vote_precision import THRESHOLD, wilson  # noqa: E402
 

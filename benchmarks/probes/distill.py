@@ -1,6 +1,6 @@
 """Skills distilled from the agent's own passed attempts: can the 1.5B's successes teach it?
 
-    python benchmarks/evolution/distill.py --out DIR [--repeats K] [--train-rounds K] [--explore N]
+    python benchmarks/probes/distill.py --out DIR [--repeats K] [--train-rounds K] [--explore N]
 
 The evolver probe (docs/llm.md) found that the 1.5B evolver knows no fix it has not been shown; the
 agent itself, sampling, sometimes does the right thing. This measures the mechanical alternative to
@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "evolution"))  # run.py, the learning-curve benchmark
 
 import run as curve  # noqa: E402  (sets sys.path for the package too)
 

@@ -1,6 +1,6 @@
 """Does a note on the attempt before (explore.reflect) make the agent pass tasks it fails?
 
-    python benchmarks/evolution/reflect_probe.py --out DIR [--seed 2] [--category git] [--task ID ...]
+    python benchmarks/probes/reflect_probe.py --out DIR [--seed 2] [--category git] [--task ID ...]
         [--repeats 4] [--temperature 1.0] [--model M] [--against plain|note]
 
 The agent and workspace of the learning-curve benchmark (run.py's settings at its defaults, the seed
@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "evolution"))  # run.py, the learning-curve benchmark
 sys.path.insert(0, str(HERE.parents[1]))
 
 import run as bench  # noqa: E402

@@ -1,6 +1,6 @@
 """Does the skill placed in the prompt (skill_in_prompt_tokens) cover the task? No model needed.
 
-    python benchmarks/evolution/inline_probe.py [--workspace DIR] [--suite DIR] [--tasks ID ...] [--ranking R]
+    python benchmarks/probes/inline_probe.py [--workspace DIR] [--suite DIR] [--tasks ID ...] [--ranking R]
         [--expect kinds|category] [--floor F] [--words-only]
 
 For every task of the suite whose kind one of the workspace's skills is written for, which skill
