@@ -326,7 +326,7 @@ def test_the_reflect_probe_refuses_a_task_outside_the_split_in_one_line(tmp_path
 
 
 def test_next_reply_probe_counts_a_copied_observation():
-    sys.path.insert(0, str(REPO / "benchmarks" / "protocol"))
+    sys.path.insert(0, str(PROBES))
     from next_reply import copies, observation
 
     output = "cp: cannot create regular file '/app/backup/x': No such file or directory"

@@ -1,4 +1,4 @@
-"""The evolver probe (benchmarks/roles/evolver.py) with a scripted model: the options that produced
+"""The evolver probe (benchmarks/probes/evolver_probe.py) with a scripted model: the options that produced
 the run 10 probe figures of docs/log/results-runs.md (--seeds, --temperature, --allow-network) do what they say."""
 
 import importlib.util
@@ -16,7 +16,7 @@ NONE = {**INSTALL, "action": "none"}
 
 
 def probe():
-    spec = importlib.util.spec_from_file_location("evolver_probe", REPO / "benchmarks" / "roles" / "evolver.py")
+    spec = importlib.util.spec_from_file_location("evolver_probe", REPO / "benchmarks" / "probes" / "evolver_probe.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,6 +1,6 @@
 """What does a text-protocol model reply after its first observation? A probe for the worked example.
 
-    python benchmarks/protocol/next_reply.py TRAJECTORIES_DIR [--variants plain,question,demo] [--seeds 1,2]
+    python benchmarks/probes/next_reply.py TRAJECTORIES_DIR [--variants plain,question,demo] [--seeds 1,2]
 
 Takes the first bash step of each saved attempt in TRAJECTORIES_DIR (an `adaptive-skill run --agent
 llm --out DIR` writes DIR/trajectories), rebuilds the conversation up to that step's observation, and

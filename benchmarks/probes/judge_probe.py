@@ -1,9 +1,9 @@
 """The judge probe: the judge's verdicts on labelled attempts against the verifier's labels.
 
-    python benchmarks/roles/judge.py DIR [DIR ...] [--model M] [--max-tokens T] [--json out.json]
+    python benchmarks/probes/judge_probe.py DIR [DIR ...] [--model M] [--max-tokens T] [--json out.json]
 
 DIR is a directory of attempts with their verifier results: an agent probe's output
-(benchmarks/roles/agent.py: DIR/seed-N/trajectories and results), or any tree holding
+(benchmarks/probes/agent_probe.py: DIR/seed-N/trajectories and results), or any tree holding
 `trajectories/<task>.json` beside `results/<task>.json` (an `adaptive-skill run --agent llm --out`).
 Each attempt is judged afresh (no cache) exactly as the engine judges it (observe/judge.py, the
 configured categories and threshold), and the figures are the engine's own calibration

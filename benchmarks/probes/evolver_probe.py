@@ -1,10 +1,10 @@
 """The evolver probe: what the structured evolver writes when shown the failures of real cycles.
 
-    python benchmarks/roles/evolver.py RUN [RUN ...] [--model M] [--max-tokens T] [--json out.json]
-    python benchmarks/roles/evolver.py --batches JUDGED.json [--batch 4] ...
-    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 [--allow-network] [--without-programs]
-    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 --samples 3
-    python benchmarks/roles/evolver.py RUN --seeds 5 --temperature 0.7 --demo on|off
+    python benchmarks/probes/evolver_probe.py RUN [RUN ...] [--model M] [--max-tokens T] [--json out.json]
+    python benchmarks/probes/evolver_probe.py --batches JUDGED.json [--batch 4] ...
+    python benchmarks/probes/evolver_probe.py RUN --seeds 5 --temperature 0.7 [--allow-network] [--without-programs]
+    python benchmarks/probes/evolver_probe.py RUN --seeds 5 --temperature 0.7 --samples 3
+    python benchmarks/probes/evolver_probe.py RUN --seeds 5 --temperature 0.7 --demo on|off
 
 RUN is an `evolve` run directory (runs/<id>, or a learning-curve benchmark's DIR/runs/evolve). For
 every cycle whose observations hold a failure (RUN/cycles/NNN/observations), the structured evolver
@@ -14,7 +14,7 @@ printed in full: the diagnosis, the skill, and whether the rules wrote or refuse
 Whether a skill names the cause the failures share is a reader's judgement: docs/llm.md ("The
 structured evolver") lists each reply with that judgement.
 
---batches takes the judge probe's output (benchmarks/roles/judge.py --json: real attempts with real
+--batches takes the judge probe's output (benchmarks/probes/judge_probe.py --json: real attempts with real
 verdicts) and cuts it into batches of --batch attempts in file order, each written as a cycle's
 observations exactly as the engine writes them (observe/observations.py: signals, the compressed
 trajectory, the verdict; no test result), so the evolver can be asked about more batches than the

@@ -1,9 +1,9 @@
 """The agent protocol probe: what a model's replies look like over real attempts, per 100 replies.
 
-    python benchmarks/roles/agent.py --out DIR [--model M] [--protocol tools|text] [--demo on|off]
+    python benchmarks/probes/agent_probe.py --out DIR [--model M] [--protocol tools|text] [--demo on|off]
         [--tasks train|holdout|ID,ID,...] [--count N] [--seeds 1,2] [--max-steps 6] [--max-tokens T]
         [--temperature 0.3]
-    python benchmarks/roles/agent.py --out DIR --report      # the figures of a finished DIR again
+    python benchmarks/probes/agent_probe.py --out DIR --report      # the figures of a finished DIR again
 
 Runs the agent (the product's own: harness, Docker sandbox, verifier) on terminal-easy tasks, once per
 seed, with the seed workspace, and reads every reply back from the saved trajectories. Per 100
