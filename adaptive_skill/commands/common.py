@@ -154,21 +154,22 @@ def add_config_args(parser: argparse.ArgumentParser, example: str, required: boo
 def add_run_arg(parser: CommandParser, help: str, required: bool = True, old_positional: bool = False) -> None:
     """--run DIR, the run directory the command reads (args.run). With `old_positional`, the run may
     also be given the old way, as a positional RUN (deprecated)."""
-    if old_positional:
-        add_option_with_old_positional(parser, ("--run",), "RUN", "the run directory", required=required,
-                                       metavar="DIR", help=help)
-    else:
-        parser.add_argument("--run", required=required, metavar="DIR", help=help)
+    _add_dir_option(parser, "--run", "RUN", "the run directory", help, required, old_positional)
 
 
 def add_suite_arg(parser: CommandParser, help: str, required: bool = True, old_positional: bool = False) -> None:
     """--suite DIR, the suite of tasks the command reads (args.suite). With `old_positional`, the suite may
     also be given the old way, as a positional SUITE (deprecated)."""
+    _add_dir_option(parser, "--suite", "SUITE", "the suite", help, required, old_positional)
+
+
+def _add_dir_option(parser: CommandParser, option: str, old_name: str, what: str, help: str, required: bool,
+                    old_positional: bool) -> None:
     if old_positional:
-        add_option_with_old_positional(parser, ("--suite",), "SUITE", "the suite", required=required,
-                                       metavar="DIR", help=help)
+        add_option_with_old_positional(parser, (option,), old_name, what, required=required, metavar="DIR",
+                                       help=help)
     else:
-        parser.add_argument("--suite", required=required, metavar="DIR", help=help)
+        parser.add_argument(option, required=required, metavar="DIR", help=help)
 
 
 def add_format_arg(parser: argparse.ArgumentParser, choices: tuple[str, ...], help: str,
