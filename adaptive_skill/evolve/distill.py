@@ -224,7 +224,7 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
         elif passed(score, tests if isinstance(tests, bool) else None, pass_threshold):
             commands = worked.get("commands")
         else:
-            attempts = _json_list(folder / EXPLORED)
+            attempts = _json(folder / EXPLORED, list)
             hit = next((a for a in attempts if isinstance(a, dict) and a.get("passed") is True), None)
             commands, explored = (hit.get("commands"), True) if hit else (None, False)
         kept = [c for c in (commands if isinstance(commands, list) else [])
@@ -494,11 +494,7 @@ def _usable(command: str) -> bool:
             and not _PRINTABLE.search(command) and command == command.strip())
 
 
-def _json(path: Path) -> dict[str, Any]:
+def _json(path: Path, kind: type = dict) -> Any:
+    """An observation file the agent's sandbox may have shaped: `kind` (dict or list), else empty."""
     data = read_host_json(path, 200_000)
-    return data if isinstance(data, dict) else {}
-
-
-def _json_list(path: Path) -> list[Any]:
-    data = read_host_json(path, 200_000)
-    return data if isinstance(data, list) else []
+    return data if isinstance(data, kind) else kind()
