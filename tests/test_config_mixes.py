@@ -17,6 +17,9 @@ REPO = Path(__file__).resolve().parents[1]
     ({"explore": {"passes": 0, "reflect": True}}, "explore.reflect needs explore.passes"),
     ({"evolver": {"mode": "distill"}, "skill_in_prompt_tokens": 0}, "read no skill by themselves"),
     ({"explore": {"passes": 1, "agree": True}, "trajectory_only": False}, "explore.agree needs trajectory_only"),
+    # the checks run in a container of the task's image: on the host sandbox they were silently off
+    ({"judge": {"check_state": True}, "sandbox": {"kind": "local"}, "explore": {"agree": False}},
+     "judge.check_state needs sandbox.kind: docker"),
 ])
 def test_a_mix_known_not_to_work_is_refused_in_one_line(tmp_path, mix, says):
     config = yaml.safe_load((REPO / "configs" / "quickstart.yaml").read_text())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from taskfactory import make_task
 
-from adaptive_skill.config import EvolveConfig, load_config
+from adaptive_skill.config import EvolveConfig, ExecutorConfig, load_config
 from adaptive_skill.errors import ConfigError, UserError
 from adaptive_skill.executors import AttemptJob, LocalExecutor, make_executor
 from adaptive_skill.executors.bundles import Bundle, pack, unpack
@@ -179,6 +179,51 @@ def test_unreachable_cluster_is_one_line():
 
     with pytest.raises(UserError, match="127.0.0.1:1: nothing answers there"):
         _probe("ray://127.0.0.1:1")  # checked before ray.init, which would retry for minutes
+
+
+
+def test_a_forwarded_name_this_machine_does_not_set_is_refused_before_any_attempt(tmp_path, monkeypatch):
+    """forward_env names a variable the attempts get from the driver; one the driver lacks would reach
+    no attempt (the key silently missing on every node): the batch stops before connecting."""
+    from adaptive_skill.executors.base import AttemptJob
+    from adaptive_skill.executors.ray_cluster import RayExecutor
+
+    monkeypatch.delenv("ADAPTIVE_SKILL_TEST_NO_SUCH_KEY", raising=False)
+    monkeypatch.setenv("ADAPTIVE_SKILL_TEST_KEY", "x")
+    settings = ExecutorConfig(kind="ray", address="ray://127.0.0.1:1",
+                              forward_env=["ADAPTIVE_SKILL_TEST_KEY", "ADAPTIVE_SKILL_TEST_NO_SUCH_KEY"])
+    task = make_task(tmp_path / "suite", "t1")
+    job = AttemptJob(agent="nop", config=EvolveConfig(executor=settings), results_dir=tmp_path / "results")
+    with pytest.raises(UserError, match=r"^executor.forward_env: ADAPTIVE_SKILL_TEST_NO_SUCH_KEY not set in this "
+                                        r"machine's environment"):
+        RayExecutor(settings).run([load_task(task)], job)
+    assert not (tmp_path / "results").exists() or not any((tmp_path / "results").iterdir())
+
+
+@pytest.mark.parametrize("api_base, nodes, refused", [
+    ("http://127.0.0.1:8080/v1", ["10.0.0.1", "10.0.0.2"], True),   # another node finds its own loopback
+    ("http://localhost:8080/v1", ["10.0.0.1", "10.0.0.2"], True),
+    ("http://[::1]:8080/v1", ["10.0.0.1", "10.0.0.2"], True),
+    ("http://127.3.2.1:8080", ["10.0.0.1", "10.0.0.2"], True),
+    ("http://127.0.0.1:8080/v1", ["10.0.0.1"], False),              # a cluster of this machine alone
+    ("http://127.0.0.1:8080/v1", ["10.0.0.1", "10.0.0.1"], False),  # two nodes, one machine
+    ("http://10.0.0.1:8080/v1", ["10.0.0.1", "10.0.0.2"], False),   # an address the nodes reach
+    ("http://models.internal:8080/v1", ["10.0.0.1", "10.0.0.2"], False),
+    (None, ["10.0.0.1", "10.0.0.2"], False),                        # a hosted provider
+    ("http://[not an address", ["10.0.0.1", "10.0.0.2"], False),    # unreadable: the client says so
+])
+def test_an_agent_served_on_the_loopback_is_refused_on_a_cluster_of_other_machines(api_base, nodes, refused):
+    from adaptive_skill.executors.ray_cluster import check_reachable
+
+    if refused:
+        with pytest.raises(UserError, match=r"^models.agent.api_base .*: this machine's loopback, which Ray nodes "
+                                            r"10.0.0.2 cannot reach"):
+            check_reachable(api_base, nodes, "10.0.0.1")
+    else:
+        check_reachable(api_base, nodes, "10.0.0.1")
+    if api_base and "127.0.0.1" in api_base:  # where this machine's address is unknown, every node is another
+        with pytest.raises(UserError):
+            check_reachable(api_base, nodes, None)
 
 
 @pytest.mark.docker

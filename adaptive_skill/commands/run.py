@@ -70,7 +70,7 @@ def run_cmd(args: argparse.Namespace) -> int:
         run_root, out = out, out / "results"
     else:
         agent, run_root = build_agent(args.agent, config), None
-    checking = args.estimate and config.judge.check_state and provider.kind == "docker"
+    checking = args.estimate and config.judge.check_state  # docker: the config refuses it otherwise
     if args.keep_state and (args.agent != "llm" or provider.kind != "docker"):
         raise UserError("--keep-state needs --agent llm and sandbox.kind: docker (it reads the container's files)")
     state_dir = run_root / "state" if checking or args.keep_state else None

@@ -119,6 +119,9 @@ class EvolveConfig(_Strict):
                                    or self.sandbox.kind != "docker"):
             raise ValueError("explore.agree needs trajectory_only: true (with labels the tests decide), "
                              "explore.passes >= 1 and sandbox.kind: docker (it compares the files attempts left)")
+        if self.judge.check_state and self.sandbox.kind != "docker":
+            raise ValueError("judge.check_state needs sandbox.kind: docker (the checks run in a container of the "
+                             "task's image, on the files the attempt left)")
         if self.explore.confirm_model and not self.explore.agree:
             raise ValueError("explore.confirm_model needs explore.agree: true (it confirms the vote's counts)")
         if self.task_proposal.enabled and self.sandbox.kind != "docker":

@@ -46,8 +46,11 @@ class RayExecutor:
             should_stop: Callable[[], bool] | None = None) -> list[AttemptResult]:
         results, pending = split_finished(tasks, job.results_dir, job.agent, on_result)
         if pending:
+            check_forwarded(self.settings)
             ray = connect(self.settings, self.local_cpus)
             self._check_feasible(ray, pending)
+            if job.agent == "llm":
+                check_reachable(job.config.models.agent.api_base, _node_addresses(ray), _this_address(ray))
             self._run(ray, pending, job, results, on_start, on_result, should_stop)
         return [results[task.id] for task in tasks if task.id in results]
 
@@ -124,6 +127,52 @@ class RayExecutor:
                 raise UserError(f"task {task.id}: no Ray node offers {task.cpus:g} CPUs, {task.memory_mb} MB"
                                 f"{f' and the {marker} resource' if marker else ''} (nodes: {have}); "
                                 "see docs/ray.md")
+
+
+def check_forwarded(settings: ExecutorConfig) -> None:
+    """A name in forward_env that this machine does not set would reach no attempt: refused before any."""
+    missing = [name for name in settings.forward_env if name not in os.environ]
+    if missing:
+        raise UserError(f"executor.forward_env: {', '.join(missing)} not set in this machine's environment, "
+                        "so no attempt would get it; set it here or drop it from the list")
+
+
+LOOPBACK = ("localhost", "ip6-localhost")
+
+
+def check_reachable(api_base: str | None, nodes: list[str], here: str | None) -> None:
+    """An agent model served on this machine's loopback (api_base http://127.0.0.1:...) cannot be
+    reached from another node, which would find its own loopback: refused when the cluster holds a node
+    that is not this machine (a cluster of this machine alone, or address `local`, is fine)."""
+    if not api_base:
+        return
+    from ipaddress import ip_address
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(api_base if "//" in api_base else f"//{api_base}").hostname or ""
+    except ValueError:
+        return  # not a URL this check can read; the model client says what is wrong with it
+    try:
+        loopback = ip_address(host).is_loopback
+    except ValueError:
+        loopback = host.lower() in LOOPBACK
+    others = sorted({node for node in nodes if node != here})
+    if loopback and others:
+        raise UserError(f"models.agent.api_base {api_base}: this machine's loopback, which Ray nodes "
+                        f"{', '.join(others[:3])}{' ...' if len(others) > 3 else ''} cannot reach (each finds "
+                        "its own); serve the model on an address the nodes reach (docs/ray.md)")
+
+
+def _node_addresses(ray) -> list[str]:
+    return [node.get("NodeManagerAddress", "") for node in ray.nodes() if node.get("Alive")]
+
+
+def _this_address(ray) -> str | None:
+    try:
+        return ray.util.get_node_ip_address()
+    except Exception:  # noqa: BLE001 - where it cannot say, every node counts as another machine
+        return None
 
 
 def forwarded_env(settings: ExecutorConfig) -> dict[str, str]:
