@@ -521,3 +521,60 @@ def test_a_declared_family_gets_a_skill_of_its_own_placed_by_its_category(tmp_pa
     front = yaml.safe_load(text.split("---")[1])
     assert front["metadata"]["category"] == "git" and "tag -a v2" in text and "log -1" not in text
     assert "rev-list" in (ws / "skills" / "git-worked-commands" / "SKILL.md").read_text()
+
+
+def test_where_no_family_is_declared_alike_tasks_make_a_skill_and_later_ones_join_it(tmp_path):
+    """evolver.group similar (issue 66): a category's entries split by how alike their instructions
+    and worked commands are; a later cycle's alike task joins the skill written before, another kind
+    gets a skill of its own; nothing is told the families."""
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    tasks = [("tag-a", "Create an annotated tag `v1` on HEAD of the repository at `/app/repo` with message `M`.",
+              "git -C /app/repo tag -a v1 -m M"),
+             ("tag-b", "In the repository at `/app/api`, create an annotated tag `v2` with message `N` on HEAD.",
+              "git -C /app/api tag -a v2 -m N"),
+             ("subject-a", "Write the subject of the last commit of the repository at `/app/repo` to `/app/s.txt`.",
+              "git -C /app/repo log -1 --format=%s > /app/s.txt"),
+             ("subject-b", "Write the last commit's subject of the repository at `/app/web` into `/app/out.txt`.",
+              "git -C /app/web log -1 --format=%s > /app/out.txt")]
+    for name, instruction, command in tasks:
+        _task(obs, name, instruction=instruction, score=9.0, commands=[command])
+    config = _config(max_skills=6, evolver={"mode": "distill", "group": "similar"})
+    _, record = _evolve(tmp_path, ws, obs, config)
+    written = {name: sorted(tasks) for name, tasks in record["written"].items()}
+    assert sorted(written.values()) == [["subject-a", "subject-b"], ["tag-a", "tag-b"]], written
+    assert all(name.startswith("git-") and name.endswith("-worked-commands") for name in written)
+    assert not check_skills(ws / "skills")
+    tag_skill = next(name for name, tasks in written.items() if "tag-a" in tasks)
+
+    later = tmp_path / "obs2"
+    _task(later, "tag-c", instruction="Create an annotated tag `v3` with message `R` on HEAD of the repository at "
+          "`/app/lib`.", score=9.0, commands=["git -C /app/lib tag -a v3 -m R"])
+    _task(later, "count", instruction="Count the commits of the repository at `/app/repo` into `/app/n.txt`.",
+          score=9.0, commands=["git -C /app/repo rev-list --count HEAD > /app/n.txt"])
+    _, record = _evolve(tmp_path, ws, later, config, name="evolve2")
+    assert record["written"][tag_skill] == ["tag-c"]
+    (count_skill,) = [name for name, tasks in record["written"].items() if tasks == ["count"]]
+    assert count_skill not in written
+    assert len(read_entries(ws / "skills" / tag_skill / "SKILL.md")) == 3
+
+
+def test_grouping_reads_a_hostile_skill_without_following_or_failing(tmp_path):
+    """A skill the evolver wrote before is untrusted by then: metadata of the wrong shape, a category
+    that is not a string, a link in place of SKILL.md; grouping goes on and touches none of them."""
+    ws, obs = _workspace(tmp_path), tmp_path / "obs"
+    for name, front in [("git-odd-worked-commands", "metadata: [1, 2]"),
+                        ("git-bad-worked-commands", "metadata:\n  category: {a: 1}")]:
+        folder = ws / "skills" / name
+        folder.mkdir()
+        (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: d\n{front}\n---\n## Steps\n"
+                                         "Commands that did tasks of this kind (the paths are those tasks'; "
+                                         "use your task's paths):\n1. Tag it.\n   `git tag -a v1 -m M`\n")
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\nname: git-link-worked-commands\ndescription: d\n---\nsecret\n")
+    (ws / "skills" / "git-link-worked-commands").mkdir()
+    os.symlink(outside, ws / "skills" / "git-link-worked-commands" / "SKILL.md")
+    _task(obs, "tag-a", instruction="Create an annotated tag `v1` with message `M` in `/app/repo`.", score=9.0,
+          commands=["git -C /app/repo tag -a v1 -m M"])
+    _, record = _evolve(tmp_path, ws, obs, _config(max_skills=8, evolver={"mode": "distill", "group": "similar"}))
+    assert list(record["written"].values()) == [["tag-a"]], record
+    assert outside.read_text() == "---\nname: git-link-worked-commands\ndescription: d\n---\nsecret\n"

@@ -71,8 +71,9 @@ class EvolverConfig(_Strict):
     # the repository", "write the result into the file"; stated by code, only where 2 entries show one
     lessons: bool = False
     # mode distill: what a skill gathers, the entries of one task category (the documented runs) or of
-    # one declared family (the suite's families.toml; a task in none goes by its category): one
-    # recipe per skill, so the gate per skill can drop a wrong one alone (docs/engine.md)
-    group: Literal["category", "family"] = "category"
+    # one declared family (the suite's families.toml; a task in none goes by its category), or of
+    # one category's tasks with alike instructions (similar, where no family is declared:
+    # evolve/grouping.py): one recipe per skill, so the gate per skill can drop a wrong one alone
+    group: Literal["category", "family", "similar"] = "category"
     pullback: PullbackConfig = Field(default_factory=PullbackConfig)
     team: TeamConfig = Field(default_factory=TeamConfig)

@@ -44,6 +44,7 @@ from adaptive_skill.entries import INTRO, TASK_KEY, one_line
 from adaptive_skill.evolve import lessons as lesson_rules
 from adaptive_skill.evolve.digest import read_bounded, read_digest, read_host_json
 from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
+from adaptive_skill.evolve.grouping import Item, group_names
 from adaptive_skill.evolve.library import current_skills, rejected_commits, rejected_skills
 from adaptive_skill.evolve.outcome import Changes, EvolveOutcome
 from adaptive_skill.evolve.relevance import Failures, fold, installs
@@ -155,7 +156,9 @@ class DistillEvolver:
                 before, after = Path(scratch) / "before", Path(scratch) / "after"
                 copy_editable(workspace, before)
                 shutil.copytree(before, after, symlinks=True)
-                if c.evolver.group != "family":  # the family is kept out of what groups the entries
+                if c.evolver.group == "similar":  # a group of alike instructions in the family's place
+                    found = regrouped(found, before)
+                elif c.evolver.group != "family":  # the family is kept out of what groups the entries
                     found = [dataclasses.replace(p, family="") for p in found]
                 plan = plan_skills(before, found, c.max_skills, min(BODY_CHARS, c.skills.max_body_chars),
                                    shared_chars=c.skills.max_body_chars,
@@ -242,6 +245,23 @@ def passed_attempts(observations: Path, pass_threshold: float, failures: Failure
         family = worked.get("family") if isinstance(worked.get("family"), str) else ""
         found.append(Passed.of(folder.name, category, sentence, kept, explored, family, instruction))
     return found
+
+
+def regrouped(found: list[Passed], before: Path) -> list[Passed]:
+    """evolver.group similar: each passed attempt's `family` the group evolve/grouping.py gives it,
+    among the skills this evolver wrote in `before` (each its category's, by its metadata)."""
+    existing: dict[str, tuple[str, list[Item]]] = {}
+    for name in sorted(skill_names(before)):
+        path = before / "skills" / name / "SKILL.md"
+        if name.endswith(SUFFIX) and name != MIXED and written_here(path) and (entries := read_entries(path)):
+            metadata = parse_skill_text(path.read_text(encoding="utf-8", errors="replace"))[0].get("metadata")
+            category = metadata.get("category") if isinstance(metadata, dict) else None
+            category = category_key(category) if isinstance(category, str) else ""
+            existing[name.removesuffix(SUFFIX)] = (category, [Item(category, e.instruction or e.sentence,
+                                                                   tuple(e.commands)) for e in entries])
+    names = group_names([Item(category_key(p.category), p.entry.instruction or p.entry.sentence,
+                              tuple(p.entry.commands)) for p in found], existing)
+    return [dataclasses.replace(p, family=name) for p, name in zip(found, names, strict=True)]
 
 
 def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: int, *,
