@@ -19,6 +19,29 @@ def test_a_pass_counts_only_when_another_attempt_left_the_same_files():
     assert hit is not None and hit.attempt == 1  # the first passed one of the agreeing pair
 
 
+
+def test_without_the_judge_agreement_alone_counts():
+    """explore.judge: false (threshold None): two attempts that left the same files count whatever the
+    scores (the explore attempts have none); the untouched files, a trivial change and no digest
+    still agree with nothing."""
+    hit = agreed([Vote(0, 2.0, "a"), Vote(1, None, "a")], None)
+    assert hit is not None and hit.attempt == 0
+    assert agreed([Vote(0, 2.0, "a"), Vote(1, None, "b")], None) is None
+    assert agreed([Vote(0, None, "u"), Vote(1, None, "u")], None, untouched="u") is None
+    assert agreed([Vote(0, None, "a", trivial=True), Vote(1, None, "a", trivial=True)], None) is None
+    assert agreed([Vote(0, None, None), Vote(1, None, None)], None) is None
+    assert outcome([Vote(0, 2.0, "a"), Vote(1, None, "a")], None)["passed"] is True
+    assert outcome([Vote(0, 2.0, "a"), Vote(1, None, "a")], 7)["passed"] is False  # with the judge: no pass
+
+
+def test_explore_judge_off_needs_the_vote(tmp_path):
+    import pytest
+
+    base = {"paths": {"workspace": str(tmp_path), "suite": str(tmp_path), "runs_dir": str(tmp_path / "runs")}}
+    EvolveConfig.model_validate({**base, "explore": {"passes": 1, "agree": True, "judge": False}})
+    with pytest.raises(ValueError, match="explore.judge: false needs explore.agree"):
+        EvolveConfig.model_validate({**base, "explore": {"passes": 1, "agree": False, "judge": False}})
+
 def test_two_attempts_that_changed_nothing_do_not_agree():
     """run 25: two attempts that left the task's files as a fresh container holds them agreed, and the
     judge's pass of one counted; the untouched files agree with nothing."""

@@ -646,6 +646,32 @@ def test_label_free_agreement_counts_a_pass_only_when_two_attempts_left_the_same
                 assert len(set(digests)) == 3 and vote["untouched"] not in digests
 
 
+def test_without_the_judge_in_the_vote_agreement_alone_counts_and_explore_attempts_are_not_judged(
+        tmp_path, docker_client, base_image):
+    """explore.judge: false: the judge fails every attempt, yet the batch's attempts, which the first
+    explore pass repeats file for file, count and are distilled; the judge is asked about the batch's
+    attempts only (observe), never about an explore attempt."""
+    agent = [{"when": r"\[exit code", **submit("done")}, bash("echo 42 > /app/answer.txt")]
+    judge = [{"content": {"score": 2, "category": "file-operations", "outcome": "Unsure.",
+                          "failure_reason": "unclear"}}]
+    path = scripted_engine_config(tmp_path, {"agent": agent, "judge": judge}, max_cycles=1,
+                                  evolver={"mode": "distill"},
+                                  explore={"passes": 2, "temperature": 1.0, "agree": True, "judge": False},
+                                  gating={"temperature": 0.3, "min_rounds": 1, "max_rounds": 1, "judge_check": False})
+    engine = AdaptiveSkillEngine.start(load_config(path), run_id="agree-alone", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    cycle = engine.run_dir.root / "cycles" / "001"
+    batch = json.loads((cycle / "solve.json").read_text())["tasks"]
+    explored = json.loads((cycle / "explore.json").read_text())
+    assert explored["agreed"] == {t: 0 for t in batch}
+    assert all(a["score"] is None for a in explored["attempts"])  # not judged
+    record = json.loads((cycle / "evolve" / "distill.json").read_text())
+    assert sorted(p["task"] for p in record["passed"]) == sorted(batch)
+    for task in batch:  # the judge failed the batch's attempt; the count stands on the agreement
+        votes = json.loads((cycle / "observations" / task / "agreed.json").read_text())["votes"]
+        assert [v["score"] for v in votes] == [2.0, None]
+
+
 @pytest.mark.parametrize("same_as_agent", [True, False])
 def test_another_models_attempt_must_confirm_what_the_vote_counted(tmp_path, docker_client, base_image,
                                                                     same_as_agent):

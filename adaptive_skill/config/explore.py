@@ -26,6 +26,11 @@ class ExploreConfig(_Strict):
     # attempts and another attempt (the batch's or an explore pass's) left the same files (the state
     # digest, sandbox/state.py); every batch task is attempted again, the judge's passes included.
     agree: bool = False
+    # with agree: whether the count also needs the judge's pass. False: agreement alone, and the explore
+    # attempts are not judged (the batch's still are: for the reflect notes and the evolver's inputs).
+    # On the family suite the judge passed every agreeing attempt (15 of 15) and cost 5.6 s a verdict
+    # (docs/observe.md); on terminal-easy it removed 2 wrong counts of 36.
+    judge: bool = True
     # with agree: each task the vote counted is attempted once more by this model (another agent model,
     # at the batch's sampling), and counts only when that attempt left the same files as the counted one.
     # Two attempts of one model that make the same mistake agree; another model errs otherwise (run 27's

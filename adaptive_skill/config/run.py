@@ -122,6 +122,9 @@ class EvolveConfig(_Strict):
         if self.judge.check_state and self.sandbox.kind != "docker":
             raise ValueError("judge.check_state needs sandbox.kind: docker (the checks run in a container of the "
                              "task's image, on the files the attempt left)")
+        if not self.explore.judge and not self.explore.agree:
+            raise ValueError("explore.judge: false needs explore.agree: true (without the vote nothing counts a pass "
+                             "but the judge)")
         if self.explore.confirm_model and not self.explore.agree:
             raise ValueError("explore.confirm_model needs explore.agree: true (it confirms the vote's counts)")
         if self.task_proposal.enabled and self.sandbox.kind != "docker":

@@ -38,6 +38,8 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
     labels = {} if c.trajectory_only else {r.task_id: bool(r.passed) for r in solved.results
                                            if r.failure_mode != "unverified"}
     agree = c.explore.agree and c.trajectory_only
+    # the vote's threshold: None counts agreement alone (explore.judge: false), the explore attempts unjudged
+    threshold = c.judge.pass_threshold if c.explore.judge or not agree else None
     votes: dict[str, list[Vote]] = {}  # explore.agree: each task's attempts so far, the batch's first
     untouched: dict[str, str | None] = {}  # explore.agree: each task's files before any attempt
     if agree:
@@ -91,7 +93,7 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
         questions = [JudgeItem(find_task(engine, r.task_id).instruction, t, r.task_id,
                                evidence=state_evidence(engine, find_task(engine, r.task_id),
                                                        folder / "state" / r.task_id))
-                     for r, t, label in loaded if t is not None and label is None]
+                     for r, t, label in loaded if t is not None and label is None and threshold is not None]
         judged = []
         if questions:  # labelled: none, and no empty judge phase on the screen
             with engine.display.phase(f"{title}: judge", len(questions), role="judge") as progress:
@@ -99,9 +101,10 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                 progress.verdicts(judged, c.judge.pass_threshold)
         verdicts = iter(judged)
         for result, trajectory, label in loaded:
-            verdict = next(verdicts) if trajectory is not None and label is None else None
+            verdict = next(verdicts) if trajectory is not None and label is None and threshold is not None else None
             score = float(verdict.score) if verdict is not None and verdict.status == "ok" else None
-            passed_before[result.task_id] = passed(score, label, c.judge.pass_threshold)
+            if threshold is not None:  # unjudged, the attempt before's estimate stands for the reflect note
+                passed_before[result.task_id] = passed(score, label, c.judge.pass_threshold)
             if agree:
                 state = folder / "state" / result.task_id
                 initial_dir = engine.run_dir.cycle_dir(n) / "explore" / "untouched" / result.task_id
@@ -109,7 +112,7 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                             worked_commands(trajectory) if trajectory is not None else [],
                             trivial=trivial_change(state, initial_dir, find_task(engine, result.task_id).instruction))
                 votes[result.task_id].append(vote)
-                ok = agreed(votes[result.task_id], c.judge.pass_threshold, untouched.get(result.task_id)) is not None
+                ok = agreed(votes[result.task_id], threshold, untouched.get(result.task_id)) is not None
             else:
                 ok = trajectory is not None and passed(score, label, c.judge.pass_threshold)
             attempts.append(ExploreAttempt(task=result.task_id, attempt=index + 1,
@@ -119,12 +122,12 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                                            digest=vote.digest if agree else None))
             if ok:
                 found.add(result.task_id)
-    confirmed = confirm(engine, n, votes, untouched) if agree and c.explore.confirm_model else {}
+    confirmed = confirm(engine, n, votes, untouched, threshold) if agree and c.explore.confirm_model else {}
     for item in attempts:  # a count the other model did not confirm is no pass, in every record
         if item.passed and not confirmed.get(item.task, {}).get("same", True):
             item.passed, item.commands = False, []
     explored = ExploreResult(tasks=todo, attempts=attempts,
-                             agreed={t: hit.attempt if (hit := agreed(v, c.judge.pass_threshold, untouched.get(t)))
+                             agreed={t: hit.attempt if (hit := agreed(v, threshold, untouched.get(t)))
                                      and confirmed.get(t, {}).get("same", True) else None
                                      for t, v in votes.items()} if agree else None)
     observations = engine.run_dir.cycle_dir(n) / "observations"
@@ -135,7 +138,7 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                                for a in attempts if a.task == task_id])
             if agree:
                 write_json_atomic(observations / task_id / AGREED,
-                                  outcome(votes[task_id], c.judge.pass_threshold, untouched.get(task_id),
+                                  outcome(votes[task_id], threshold, untouched.get(task_id),
                                           confirmed=confirmed.get(task_id)))
     if agree:
         batch = sorted(t for t, a in (explored.agreed or {}).items() if a == 0)
@@ -151,7 +154,7 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
     return explored
 
 
-def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> dict[str, dict]:
+def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None], threshold: float | None) -> dict[str, dict]:
     """explore.confirm_model: each task the vote counted, attempted once by that model (the accepted
     workspace, the agent's other settings and the batch's temperature, no reflect note, a seed of its
     own; under explore/confirm/<hash of the model>), its final files kept and hashed as the vote's
@@ -162,7 +165,7 @@ def confirm(engine, n: int, votes: dict, untouched: dict[str, str | None]) -> di
     from adaptive_skill.observe.agreement import agreed, state_digest_of
 
     c = engine.config
-    counted = {t: hit for t, v in votes.items() if (hit := agreed(v, c.judge.pass_threshold, untouched.get(t)))}
+    counted = {t: hit for t, v in votes.items() if (hit := agreed(v, threshold, untouched.get(t)))}
     if not counted:
         return {}
     config = c.model_copy(deep=True)

@@ -30,19 +30,22 @@ class Vote:
     trivial: bool = False  # its files differ from the untouched ones only trivially (near_noop)
 
 
-def agreed(votes: list[Vote], pass_threshold: float, untouched: str | None = None) -> Vote | None:
+def agreed(votes: list[Vote], pass_threshold: float | None, untouched: str | None = None) -> Vote | None:
     """The first attempt the judge passed whose final files another attempt also left; None if none.
-    `untouched`: the digest of the task's files before any attempt, which agrees with nothing."""
+    `pass_threshold` None (explore.judge: false): the first attempt whose files another also left,
+    the judge not asked. `untouched`: the digest of the task's files before any attempt, which agrees
+    with nothing."""
     for vote in votes:
-        if (vote.score is None or vote.score < pass_threshold or not vote.digest or vote.digest == untouched
-                or vote.trivial):
+        unjudged = pass_threshold is None
+        if ((not unjudged and (vote.score is None or vote.score < pass_threshold)) or not vote.digest
+                or vote.digest == untouched or vote.trivial):
             continue
         if any(other is not vote and other.digest == vote.digest for other in votes):
             return vote
     return None
 
 
-def outcome(votes: list[Vote], pass_threshold: float, untouched: str | None = None, *,
+def outcome(votes: list[Vote], pass_threshold: float | None, untouched: str | None = None, *,
             confirmed: dict[str, Any] | None = None) -> dict[str, Any]:
     """What agreed.json holds for a task: whether it counts as passed, by which attempt, and every vote.
     `confirmed` (explore.confirm_model, engine/phase_explore.py): another model's attempt of a counted task;
