@@ -207,3 +207,23 @@ def test_the_threshold_is_a_config_key_and_the_agent_records_the_entrys_closenes
     saved = json.loads(Path(agent.solve(task, local_sandbox).trajectory_path).read_text())
     placed = saved["metadata"]["inline_skill"]
     assert placed["name"] == "tar-create-relative-worked-commands" and placed["entry_similarity"] >= 0.35
+
+
+def test_where_no_skill_of_its_kind_is_close_a_task_gets_what_the_seed_library_gives_it(tmp_path):
+    """A distilled skill changes the prompt only where it is placed: a task of its kind that none of
+    its entries is close to gets the seed's placement (check-your-work, ranked among the undeclared
+    skills alone), not nothing. Before, declaring the kind took check-your-work from every task of it,
+    a change no per-skill test saw (issue 66)."""
+    shutil.copytree(REPO / "workspace" / "skills" / "check-your-work", tmp_path / "skills" / "check-your-work")
+    seed = Workspace(tmp_path).skills()
+    creating = [instruction(EASY, "sqlite-import-csv")]
+    family_skill(tmp_path, "sqlite-worked-commands", "sqlite",
+                 [(text, "sqlite3 /app/new.db < /app/schema.sql") for text in creating])
+    library = Workspace(tmp_path).skills()
+    update = instruction(FAMILIES, "sqlite-update-rows-cable-price")
+    assert entry_similarity(instruction_words(update), creating[0]) < ENTRY_MIN_SIMILARITY
+    before, after = place(seed, update, "sqlite"), place(library, update, "sqlite")
+    assert before is not None and before.name == "check-your-work"
+    assert after is not None and (after.name, after.text()) == (before.name, before.text())
+    near = place(library, creating[0], "sqlite")  # its own entry's task: the family skill
+    assert near is not None and near.name == "sqlite-worked-commands"

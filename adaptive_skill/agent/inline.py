@@ -32,7 +32,9 @@ A distilled skill is placed only where one of its entries is close to the task (
 entry stores its task's instruction (adaptive_skill/entries.py), and the candidates whose entries do
 are ranked by the closest entry, the overlap of masked words (entry_similarity), and placed only at
 `min_similarity` (`skill_in_prompt_min_similarity`, 0.3) or above; the others (hand-written, seed,
-expert, or distilled before 2026-12-06) only when none of those is close, ranked as above. On the
+expert, or distilled before 2026-12-06) only when none of those is close, ranked as above; and when
+no skill declaring the task's kind is close, the task gets what the library without them gives it
+(the seed's placement), so a distilled skill changes the prompt only where it is placed. On the
 family suite's split (configs/families.yaml, every train task's entry, benchmarks/perf/bench_placement.py)
 the category and words placed a twin's own family skill for 74 of 100 in-family holdout tasks and
 another family's for 58 of 132 holdout tasks; ranked by entries at 0.3, 92 and 30. The overlap is of
@@ -98,28 +100,20 @@ def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, emb
     kind = category_key(category)
     declared = [skill_categories(s) for s in skills]
     matched = bool(kind) and any(kind in d for d in declared)
-    candidates = [(score, skill) for score, skill, d in zip(scores, skills, declared, strict=True)
-                  if not kind or (kind in d if matched else not d)]
-    if not candidates:
-        return None
-    near, plain = [], []  # (entry similarity, relevance, skill, the lines it would place)
     words = instruction_words(instruction[:INSTRUCTION_CHARS])
-    for relevance, skill in candidates:
-        lines = own_sections(skill.body.strip().splitlines(), kind, skill_categories(skill)) if matched \
-            else skill.body.strip().splitlines()
-        tasks = entry_tasks(skill.frontmatter, lines) if min_similarity > 0 and is_distilled(skill.body) else None
-        if tasks is None:
-            plain.append((None, relevance, skill, lines))
-        elif tasks and (similarity := max(entry_similarity(words, task) for task in tasks)) >= min_similarity:
-            near.append((similarity, relevance, skill, lines))
-    if near:  # the closest entry decides, then words
-        similarity, relevance, skill, lines = min(near, key=lambda r: (-round(r[0], 4), -round(r[1], 4), r[2].name))
-    elif plain:
-        similarity, relevance, skill, lines = min(plain, key=lambda r: (-round(r[1], 4), r[2].name))
-        if relevance < floor and not matched:
-            return None
-    else:
+    picked = _pick([(score, skill) for score, skill, d in zip(scores, skills, declared, strict=True)
+                    if not kind or (kind in d if matched else not d)], kind, matched, words, min_similarity, floor)
+    if picked is None and matched:
+        # No skill declaring the task's kind is close to it: the task gets what the library without
+        # the skills that declare a kind gives it (the seed's check-your-work, ranked among those alone),
+        # so a distilled skill changes the prompt only where it is placed, and the gate per skill sees
+        # every change a candidate makes (issue 66).
+        return best_skill([s for s, d in zip(skills, declared, strict=True) if not d], instruction,
+                          budget_tokens=budget_tokens, embedder=embedder, count_tokens=count_tokens,
+                          category=category, min_similarity=min_similarity)
+    if picked is None:
         return None
+    similarity, relevance, skill, lines = picked
     for end in range(len(lines), 0, -1):  # the whole body, else its first lines that fit
         kept = lines[:end]
         if sum(1 for line in kept if line.strip() and not line.lstrip().startswith("#")) < MIN_LINES:
@@ -129,6 +123,30 @@ def best_skill(skills: list[Skill], instruction: str, *, budget_tokens: int, emb
         if tokens <= budget_tokens:
             return InlineSkill(skill.name, body, round(relevance, 4), tokens, kind if matched else "",
                                None if similarity is None else round(similarity, 4))
+    return None
+
+
+def _pick(candidates: list[tuple[float, Skill]], kind: str, matched: bool, words: list[str], min_similarity: float,
+          floor: float) -> tuple[float | None, float, Skill, list[str]] | None:
+    """best_skill's choice among `candidates` (relevance, skill): those whose entries store their tasks
+    only at `min_similarity` or closer, ranked by the closest entry; else the others by relevance
+    (at `floor` or above unless `matched`, a skill declaring the task's kind). With `matched`, a skill's
+    sections of its other declared kinds are left out. (entry similarity or None, relevance, skill,
+    the lines it would place), or None."""
+    near, plain = [], []  # (entry similarity, relevance, skill, the lines it would place)
+    for relevance, skill in candidates:
+        lines = own_sections(skill.body.strip().splitlines(), kind, skill_categories(skill)) if matched \
+            else skill.body.strip().splitlines()
+        tasks = entry_tasks(skill.frontmatter, lines) if min_similarity > 0 and is_distilled(skill.body) else None
+        if tasks is None:
+            plain.append((None, relevance, skill, lines))
+        elif tasks and (similarity := max(entry_similarity(words, task) for task in tasks)) >= min_similarity:
+            near.append((similarity, relevance, skill, lines))
+    if near:  # the closest entry decides, then words
+        return min(near, key=lambda r: (-round(r[0], 4), -round(r[1], 4), r[2].name))
+    if plain:
+        best = min(plain, key=lambda r: (-round(r[1], 4), r[2].name))
+        return None if best[1] < floor and not matched else best
     return None
 
 

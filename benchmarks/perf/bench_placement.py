@@ -131,7 +131,7 @@ class Split:
         self.embedder, self.count = make_embedder(EmbedderConfig(model="lexical")), TokenCounter().count
 
     def kind(self, task, name: str | None) -> str:
-        if name is None:
+        if name is None or not name.endswith(distill.SUFFIX):  # nothing, or the seed's own placement
             return "none"
         return "right" if task.id in self.twins and name == distill.skill_name(task.family) else "wrong"
 
