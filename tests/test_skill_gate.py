@@ -134,3 +134,14 @@ def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_pa
     assert logged["tags"][-1]["metrics"]["skills_kept"] == ["alpha-recipe"]
     evidence = "\n".join(logged["decisions"][0]["evidence"])
     assert "skill alpha-recipe: keep on 2 task(s)" in evidence and "skill beta-recipe: drop on 2 task(s)" in evidence
+
+
+def test_a_round_without_a_trajectory_does_not_fix_a_tasks_placement_as_none():
+    """A holdout attempt that left no trajectory says no skill was placed; the next round's attempt
+    of the same library says which was. The task is judged for that skill, not for none."""
+    from adaptive_skill.engine.phase_gate import remember_placements
+
+    placed: dict[str, str | None] = {}
+    remember_placements(placed, {"a": None, "b": "gzip-keep-worked-commands", "c": None})
+    remember_placements(placed, {"a": "gzip-keep-worked-commands", "b": "gzip-keep-worked-commands", "c": None})
+    assert placed == {"a": "gzip-keep-worked-commands", "b": "gzip-keep-worked-commands", "c": None}

@@ -51,8 +51,7 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
         engine.run_dir.event("gate_round", cycle=n, round=r + 1, verdict=decision.verdict, llr=round(stat.llr, 4),
                              delta=_round(stat.delta), se=_round(stat.se), tasks=stat.tasks, pairs=stat.pairs)
         if changed:
-            for task, skill in mutated.placed.items():
-                placed.setdefault(task, skill)  # the same library places the same skill every round
+            remember_placements(placed, mutated.placed)
             per_skill = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.max_rounds)
             for one in per_skill.values():
                 engine.run_dir.event("gate_skill", cycle=n, round=r + 1, skill=one.skill, verdict=one.verdict,
@@ -98,6 +97,15 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
     for line in result.evidence():
         engine.log(f"cycle {n} gate: {line}")
     return result
+
+
+def remember_placements(placed: dict[str, str | None], seen: dict[str, str | None]) -> None:
+    """Add a round's placements (task -> the skill in its prompt) to `placed`. The same library places
+    the same skill every round; a round whose attempt left no trajectory says None, which a later
+    round's placement replaces (else the task would be judged for no skill)."""
+    for task, skill in seen.items():
+        if placed.get(task) is None:
+            placed[task] = skill
 
 
 def judge_check(engine, n: int, judged: list[tuple[float, bool]]) -> dict:
