@@ -121,6 +121,8 @@ def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_pa
     tag = repo.tags()[-1]
     assert tag.name == "evo-1" and tag.metrics["skills_kept"] == ["alpha-recipe"]
     assert "beta-recipe" in tag.metrics["skills_dropped"]
+    assert tag.metrics["created"] == ["alpha-recipe"] and tag.metrics["holdout_of"] == "the whole candidate"
+    assert engine.state.cycles[-1].created == ["alpha-recipe"]  # the dropped skill is not counted as learned
     skills = sorted(p.name for p in (run / "workspace" / "skills").iterdir())
     assert skills == ["alpha-recipe", "check-your-work"]
     assert repo.parents(tag.commit) == [gate["mutated_commit"]]  # the pruned commit, on top of the candidate

@@ -173,5 +173,8 @@ def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
             "tasks_better": better, "tasks_worse": worse, "tasks_same": same, "per_task": per_task,
             "vs_baseline": paired,
             "tag": commit.get("tag"),
+            # gating.per_skill: which of `skills` the tag holds (the others were dropped, with reasons in gate.json)
+            **({"skills_kept": gate.get("kept_skills") or [], "skills_dropped": gate.get("dropped_skills")}
+               if gate.get("dropped_skills") else {}),
             "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
     return cycles

@@ -163,12 +163,13 @@ class AdaptiveSkillEngine:
         evolved = self._phase(n, "evolve", EvolveResult, lambda c: evolve(self, c))
         gated = self._phase(n, "gate", GateResult, lambda c: gate(self, c, evolved))
         committed = self._phase(n, "commit", CommitResult, lambda c: commit(self, c, evolved, gated, observed))
-        self._phase(n, "converge", ConvergeResult, lambda c: converge(self, c, solved, observed, evolved, committed))
+        self._phase(n, "converge", ConvergeResult,
+                    lambda c: converge(self, c, solved, observed, evolved, committed, gated))
         if self.config.task_proposal.enabled:
             self._phase(n, "propose", ProposeResult, lambda c: propose(self, c, observed))
         self.state.cycles.append(CycleRecord(cycle=n, tag=committed.tag, accepted=gated.accepted,
                                              mutated=evolved.mutated,
-                                             created=evolved.changes.created_skills if gated.accepted else [],
+                                             created=gated.shipped(evolved.changes.created_skills),
                                              summary=evolved.summary))
         self.state.cycle, self.state.done = n + 1, []
         self._save()

@@ -26,8 +26,11 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
             engine.repo.tag(tag, {
                 "cycle": n, "holdout_mutated": gated.mutated_mean, "holdout_baseline": gated.baseline_mean,
                 "delta": gated.delta, "batch_mean_score": observed.mean_score,
-                "skills": len(skill_names(engine.run_dir.workspace)), "created": evolved.changes.created_skills,
-                "modified": evolved.changes.modified_skills,
+                "skills": len(skill_names(engine.run_dir.workspace)),
+                "created": gated.shipped(evolved.changes.created_skills),
+                "modified": gated.shipped(evolved.changes.modified_skills),
+                # the holdout means and delta above are the whole candidate's, dropped skills included
+                **({"holdout_of": "the whole candidate"} if gated.dropped_skills else {}),
                 "cost": round(engine.accounting.totals().cost, 6),
                 **(skill_metrics(gated) if gated.skills else {})},
                 summary=f"cycle {n}: accepted ({gated.reason})", ref=candidate)

@@ -15,7 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adaptive_skill.engine.records import CommitResult, ConvergeResult, EvolveResult, ObserveResult, SolveResult
+from adaptive_skill.engine.records import (
+    CommitResult,
+    ConvergeResult,
+    EvolveResult,
+    GateResult,
+    ObserveResult,
+    SolveResult,
+)
 
 
 def egl(new_skills_created: int, tasks_solved: int) -> float:
@@ -42,11 +49,12 @@ def converged(history: list[float], threshold: float, window: int) -> bool:
 
 
 def converge(engine, n: int, solved: SolveResult, observed: ObserveResult, evolved: EvolveResult,
-             committed: CommitResult) -> ConvergeResult:
-    """The cycle's EGL (its new skills count only when the gate accepted them), appended to the
+             committed: CommitResult, gated: GateResult) -> ConvergeResult:
+    """The cycle's EGL (its new skills count only when the gate accepted them, and not those the gate
+    per skill dropped), appended to the
     checkpoint's history, and whether the window says the run has converged (stopping.stop_reason
     reads it before the next cycle)."""
-    created = len(evolved.changes.created_skills) if committed.tag else 0
+    created = len(gated.shipped(evolved.changes.created_skills)) if committed.tag else 0
     count = tasks_solved([r.to_dict() for r in solved.results], [i.to_dict() for i in observed.items],
                          engine.config.judge.pass_threshold)
     value = egl(created, count)

@@ -202,6 +202,11 @@ class GateResult:
         statistic = GateStatistic.from_dict(data["statistic"]) if data["statistic"] else None
         return cls(**rest, statistic=statistic)
 
+    def shipped(self, skills: list[str]) -> list[str]:
+        """Of `skills` (the candidate's created or modified ones), those the accepted tag holds: all but
+        the ones the gate per skill dropped; none when the candidate was rejected."""
+        return [s for s in skills if s not in self.dropped_skills] if self.accepted else []
+
     def moved(self) -> tuple[int, int, int]:
         """Holdout tasks that got better, worse, or stayed the same (mean paired difference); a row
         without a numeric difference (an unscored side) is none of them. The one count of this fact:
