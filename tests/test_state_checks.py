@@ -182,3 +182,23 @@ def test_the_git_identity_is_bounded_against_crafted_objects(tmp_path):
     (folder / "0.tar").write_bytes(_tar(members))
     digest = state_digest(folder, CapturedState(roots=[StateRoot("/app", "0.tar")]))
     assert digest is not None and len(digest) == 64
+
+
+def test_an_untouched_state_that_could_not_be_read_is_not_kept_and_is_read_again(tmp_path):
+    """explore.agree reads each task's untouched files once and keeps them; a failure (a Docker hiccup)
+    is not kept, so a resumed run tries again instead of leaving the task unchecked for good."""
+    from adaptive_skill.sandbox.state import MANIFEST, capture_initial_state
+    from adaptive_skill.tasks import load_task
+    from taskfactory import make_task
+
+    class Refusing:
+        def open(self, task, labels=None, *, offline=False):
+            raise RuntimeError("the engine did not answer")
+
+    task = load_task(make_task(tmp_path / "suite", "t1"))
+    dest = tmp_path / "untouched"
+    state = capture_initial_state(Refusing(), task, dest)
+    assert state.error and "did not answer" in state.error and not (dest / MANIFEST).exists()
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / MANIFEST).write_text('{"error": "kept by an older version", "roots": []}')
+    assert "did not answer" in capture_initial_state(Refusing(), task, dest).error  # tried again, not reused

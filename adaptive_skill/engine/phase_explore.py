@@ -51,7 +51,11 @@ def explore(engine, n: int, solved: SolveResult, observed: ObserveResult) -> Exp
                 task = find_task(engine, item.task)
                 initial_dir = engine.run_dir.cycle_dir(n) / "explore" / "untouched" / item.task
                 initial = capture_initial_state(engine.provider, task, initial_dir)
-                untouched[item.task] = None if initial.error else initial.digest
+                if initial.error:  # no telling its attempts from a no-op: not voted on (not counted)
+                    engine.log(f"cycle {n} explore: {item.task}: the untouched files could not be read "
+                               f"({initial.error}); not voted on")
+                    continue
+                untouched[item.task] = initial.digest
                 votes[item.task] = [Vote(0, item.score, state_digest_of(state), list(item.worked),
                                          trivial=trivial_change(state, initial_dir, task.instruction))]
         todo = list(votes)

@@ -316,15 +316,13 @@ class _GitIdentity:
 def capture_initial_state(provider, task: Task, dest: Path) -> CapturedState:
     """The task's paths as a fresh container of its image holds them, before any agent: what an
     attempt that changed nothing leaves (kept in `dest`, reused when its manifest is there). Never
-    raises: a failure is the manifest's `error`."""
+    raises: a failure is the returned state's `error`, and is not kept, so a resumed run tries again
+    (a Docker hiccup kept would leave the task without the check for good)."""
     kept = load_state(dest)
-    if kept is not None:
+    if kept is not None and not kept.error:
         return kept
     def failed(what: str, exc: Exception) -> CapturedState:
-        state = CapturedState(error=f"{what}{type(exc).__name__}: {str(exc)[:200]}")
-        dest.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(dest / MANIFEST, state.to_dict())
-        return state
+        return CapturedState(error=f"{what}{type(exc).__name__}: {str(exc)[:200]}")
 
     try:
         sandbox = provider.open(task, {"adaptive-skill.role": "initial-state"}, offline=True)
