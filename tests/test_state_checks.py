@@ -187,9 +187,10 @@ def test_the_git_identity_is_bounded_against_crafted_objects(tmp_path):
 def test_an_untouched_state_that_could_not_be_read_is_not_kept_and_is_read_again(tmp_path):
     """explore.agree reads each task's untouched files once and keeps them; a failure (a Docker hiccup)
     is not kept, so a resumed run tries again instead of leaving the task unchecked for good."""
+    from taskfactory import make_task
+
     from adaptive_skill.sandbox.state import MANIFEST, capture_initial_state
     from adaptive_skill.tasks import load_task
-    from taskfactory import make_task
 
     class Refusing:
         def open(self, task, labels=None, *, offline=False):
