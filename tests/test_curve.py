@@ -21,6 +21,7 @@ import yaml
 
 from adaptive_skill.curve import describe, identity, render, summarise
 from adaptive_skill.curve.stats import headroom_share, paired_difference, pass_rate, task_means
+from adaptive_skill.errors import UserError
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "curve"
@@ -312,6 +313,25 @@ def test_another_config_with_the_same_out_is_refused(tmp_path):
     assert "this directory was run with other settings (config.seed); use another --out" in refused.stderr
     assert sorted(p.name for p in out.iterdir()) == ["state.json"]
 
+
+
+def test_a_directory_of_an_older_version_resumes_when_only_a_defaulted_key_was_added(tmp_path):
+    """A key the config gained since the directory was started (explore.judge, 2026-12-07) compares as
+    its default: the directory resumes; a key whose value differs is still refused."""
+    from adaptive_skill.config import load_config
+    from adaptive_skill.curve import Bench
+
+    config = load_config(_scripted_config(tmp_path))
+    older = identity(config)
+    del older["config"]["explore"]["judge"]  # as a version before the key recorded it
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "state.json").write_text(json.dumps({"settings": older, "parts": {}}))
+    Bench(out, config, identity(config))  # not refused
+    older["config"]["seed"] = config.seed + 1
+    (out / "state.json").write_text(json.dumps({"settings": older, "parts": {}}))
+    with pytest.raises(UserError, match=r"other settings \(config.seed\)"):
+        Bench(out, config, identity(config))
 
 def test_render_rewrites_the_page_and_table_of_a_directory(tmp_path):
     (tmp_path / "results.json").write_text((FIXTURE / "results.json").read_text())

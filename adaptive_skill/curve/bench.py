@@ -54,6 +54,22 @@ def identity(config: EvolveConfig) -> dict:
     return {"config": data}
 
 
+def upgraded(settings: dict) -> dict:
+    """Settings a directory recorded, as this version's identity() gives them: a key added to the config
+    since compares as its default, so a directory of an older version resumes (the engine's own resume
+    does the same, config/resume.py). A recorded config this version cannot read is returned as it is."""
+    from pydantic import ValidationError
+
+    stored = settings.get("config") if isinstance(settings, dict) else None
+    if not isinstance(stored, dict):
+        return settings
+    try:
+        config = EvolveConfig.model_validate(stored)
+    except (ValidationError, ValueError, TypeError):
+        return settings
+    return {**settings, **identity(config)}
+
+
 def check_models(config: EvolveConfig) -> None:
     """An embedded model this install does not know fails here, in one line, before any work."""
     from adaptive_skill.llm.local import MODELS
@@ -95,8 +111,8 @@ class Bench:
         # Which parts run is not a setting; directories of runs before 2026-11-29 stored
         # --no-expert in their settings: dropped, so they resume with or without it.
         self.state["settings"].pop("expert", None)
-        if self.state["settings"] != settings:
-            changed = changed_keys(self.state["settings"], settings)
+        if self.state["settings"] != settings and upgraded(self.state["settings"]) != settings:
+            changed = changed_keys(upgraded(self.state["settings"]), settings)
             more = f" and {len(changed) - 6} more" if len(changed) > 6 else ""
             raise UserError(f"{self.state_path}: this directory was run with other settings "
                             f"({', '.join(changed[:6])}{more}); use another --out")
