@@ -463,3 +463,23 @@ def test_each_part_records_the_code_machine_and_load_it_ran_beside(tmp_path):
         time.sleep(0.05)
     assert sampler.summary()["samples"] >= 2 and sampler.summary()["mean"] == pytest.approx(
         sum(sampler.samples) / len(sampler.samples), abs=0.01)
+
+
+def test_a_stop_during_an_evaluation_is_one_line_and_the_part_resumes(tmp_path):
+    """A Stop (a signal, the STOP file, a budget) between the attempts of a workspace's evaluation
+    ends the curve with a one-line error; the part is not recorded as done, its session's time is."""
+    from adaptive_skill.config import load_config
+    from adaptive_skill.curve import Bench
+    from adaptive_skill.engine.stopping import Stop
+
+    config = load_config(_scripted_config(tmp_path))
+    bench = Bench(tmp_path / "out", config, identity(config), log=lambda line: None)
+    (tmp_path / "out").mkdir()
+
+    def stopped():
+        raise Stop("stopped")
+
+    with pytest.raises(UserError, match=r"^seed: stopped \(stopped\); run the same command again to resume$"):
+        bench.part("seed", stopped)
+    record = json.loads((tmp_path / "out" / "state.json").read_text())["parts"]["seed"]
+    assert "done" not in record and len(record["sessions"]) == 1

@@ -139,6 +139,8 @@ class Bench:
         from adaptive_skill.runs import RunDir
 
         run_dir = self.out / "runs" / RUN_ID
+        # A STOP file asked the last session to stop; this one was asked to go on (as the engine's resume).
+        (run_dir / "STOP").unlink(missing_ok=True)
         if not (run_dir / "config.yaml").exists():
             AdaptiveSkillEngine.start(self.config, run_id=RUN_ID, **self._engine_kwargs())
         self.engine = AdaptiveSkillEngine(self.config, RunDir.open(run_dir), **self._engine_kwargs())
@@ -169,9 +171,13 @@ class Bench:
         code, host = code_version(), machine()
         start = time.time()
         sampler = LoadSampler(self.load_interval)
+        from adaptive_skill.engine.stopping import Stop
+
         try:
             with sampler:
                 record.update(work(), done=True)
+        except Stop as stop:  # a signal, the STOP file or a budget, between attempts of an evaluation
+            raise UserError(f"{key}: stopped ({stop}); run the same command again to resume") from None
         finally:  # an interrupted session's time and tokens still count when the part is resumed
             end = time.time()
             record["windows"].append([start, end])
