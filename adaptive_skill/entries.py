@@ -18,6 +18,7 @@ from typing import Any
 
 INTRO = "Commands that did tasks of this kind (the paths are those tasks'; use your task's paths):"
 TASK_KEY = "entry-{}-task"  # metadata key of entry <number>'s task instruction
+INSTRUCTION_CHARS = 110  # an entry's line: its task's first sentence, at most this long
 TASK_CHARS = 400  # the family suite's instructions are at most 457 characters; 300 separated as well
 MAX_ENTRIES = 64
 MAX_LINES = 2000
@@ -68,3 +69,23 @@ def entry_tasks(frontmatter: Mapping[str, Any], lines: list[str]) -> list[str] |
         stored = stored or bool(text)
         tasks.append(text or one_line(sentence))
     return tasks if stored else None
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of an instruction, on one printable line, at most INSTRUCTION_CHARS: a longer
+    one ends at its last whole word, with "...", never in the middle of a path or a code span."""
+    text = printable_line(text)
+    cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    if len(cut) <= INSTRUCTION_CHARS:
+        return cut
+    head = cut[:INSTRUCTION_CHARS - 3]
+    if " " in head and cut[INSTRUCTION_CHARS - 3] != " ":
+        head = head.rsplit(" ", 1)[0]
+    if head.count("`") % 2:  # a code span left open (`Release 1.0` cut between its words): end before it
+        head = head[:head.rindex("`")]
+    return head.rstrip() + "..."
+
+
+def printable_line(text: str) -> str:
+    """`text` on one line of printable characters, runs of white space one space."""
+    return " ".join(_PRINTABLE.sub(" ", text).split())

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from adaptive_skill.config import EvolveConfig
-from adaptive_skill.entries import INTRO, TASK_KEY, one_line
+from adaptive_skill.entries import INSTRUCTION_CHARS, INTRO, TASK_KEY, first_sentence, one_line, printable_line
 from adaptive_skill.evolve import lessons as lesson_rules
 from adaptive_skill.evolve.digest import read_bounded, read_digest, read_host_json
 from adaptive_skill.evolve.evolver import apply_editable, copy_editable, enforce_rules, settle
@@ -60,7 +60,6 @@ if TYPE_CHECKING:
 RECORD = "distill.json"
 SUFFIX = "-worked-commands"
 MIXED = "mixed" + SUFFIX  # the last free slot, shared by the categories left without one
-INSTRUCTION_CHARS = 110
 COMMAND_CHARS = 220
 BODY_CHARS = 1400  # within the 300-token skill placed in the prompt (skill_in_prompt_tokens) and skills.py's 2000
 DESCRIPTION_CHARS = 1000
@@ -304,7 +303,7 @@ def plan_skills(before: Path, found: list[Passed], max_skills: int, body_chars: 
                 plan.left[item.task] = f"a skill {name} exists that this evolver did not write"
         elif name != MIXED and (name in existing or free > 0):
             free -= name not in existing
-            _add(plan, before, name, _clean(items[0].category), items, existing, body_chars, body_chars,
+            _add(plan, before, name, printable_line(items[0].category), items, existing, body_chars, body_chars,
                  lessons=lessons)
         elif mixed:
             shared.append(items)
@@ -477,7 +476,7 @@ def entries_of(skill_md: str) -> list[Entry]:
             section = category_key(line[4:])
         elif line.startswith("#"):
             section = ""
-        elif (entry := _ENTRY.match(line)) and _clean(entry.group(2)) == entry.group(2):
+        elif (entry := _ENTRY.match(line)) and printable_line(entry.group(2)) == entry.group(2):
             task = metadata.get(TASK_KEY.format(int(entry.group(1)[:6])))
             entries.append(Entry(entry.group(2)[:INSTRUCTION_CHARS], [], category=section,
                                  instruction=one_line(task) if isinstance(task, str) else ""))
@@ -485,25 +484,6 @@ def entries_of(skill_md: str) -> list[Entry]:
                 and len(entries[-1].commands) < 3:
             entries[-1].commands.append(command.group(1))
     return [e for e in entries if e.commands]
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of an instruction, on one printable line, at most INSTRUCTION_CHARS: a longer
-    one ends at its last whole word, with "...", never in the middle of a path or a code span."""
-    text = _clean(text)
-    cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    if len(cut) <= INSTRUCTION_CHARS:
-        return cut
-    head = cut[:INSTRUCTION_CHARS - 3]
-    if " " in head and cut[INSTRUCTION_CHARS - 3] != " ":
-        head = head.rsplit(" ", 1)[0]
-    if head.count("`") % 2:  # a code span left open (`Release 1.0` cut between its words): end before it
-        head = head[:head.rindex("`")]
-    return head.rstrip() + "..."
-
-
-def _clean(text: str) -> str:
-    return " ".join(_PRINTABLE.sub(" ", text).split())
 
 
 def _usable(command: str) -> bool:

@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from adaptive_skill.entries import is_distilled, one_line  # noqa: E402
-from adaptive_skill.evolve.distill import entries_of, first_sentence  # noqa: E402
+from adaptive_skill.entries import first_sentence, is_distilled, one_line  # noqa: E402
+from adaptive_skill.evolve.distill import entries_of  # noqa: E402
 from adaptive_skill.skills import SkillFormatError, parse_skill_text  # noqa: E402
 from adaptive_skill.tasks.loader import load_suite  # noqa: E402
 from adaptive_skill.tasks.model import Task  # noqa: E402
