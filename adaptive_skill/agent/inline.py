@@ -53,7 +53,7 @@ from typing import Any
 
 from adaptive_skill.entries import entry_tasks, is_distilled
 from adaptive_skill.skills import Skill, category_key, skill_categories
-from adaptive_skill.tasks.families import instruction_words
+from adaptive_skill.tasks.families import dice, instruction_words
 
 MIN_LINES = 2  # a body cut to fit keeps at least this many lines that are not headings, or nothing is placed
 MIN_RELEVANCE = 0.1  # an embedder's cosine; the lexical embedder scored unrelated texts up to about 0.06
@@ -158,10 +158,7 @@ def entry_similarity(words: list[str], task: str) -> float:
     entries' first sentences (benchmarks/perf/bench_placement.py), it separated a twin's own family
     from its neighbours best."""
     other = instruction_words(task)
-    if not words or not other:
-        return 0.0
-    common = Counter(words) & Counter(other)
-    return 2 * sum(common.values()) / (len(words) + len(other))
+    return dice(words, other) if words and other else 0.0
 
 
 def own_sections(lines: list[str], kind: str, declared: frozenset[str]) -> list[str]:

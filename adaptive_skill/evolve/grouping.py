@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from adaptive_skill.skills import CATEGORY_CHARS, category_key
-from adaptive_skill.tasks.families import command_words, instruction_words
+from adaptive_skill.tasks.families import command_words, dice, instruction_words
 
 THRESHOLD = 0.5  # see benchmarks/perf/bench_grouping.py
 _PLACEHOLDERS = frozenset({"v", "n"})  # what instruction_words puts for a masked value and a number
@@ -43,10 +43,8 @@ class Item:
 
 
 def overlap(a: list[str], b: list[str]) -> float:
-    """2 |A & B| / (|A| + |B|) of two word lists (as multisets); 0 when either is empty."""
-    if not a or not b:
-        return 0.0
-    return 2 * sum((Counter(a) & Counter(b)).values()) / (len(a) + len(b))
+    """The Dice overlap of two word lists (tasks/families.dice); 0 when either is empty."""
+    return dice(a, b) if a and b else 0.0
 
 
 def similarity(a: tuple[list[str], list[str]], b: tuple[list[str], list[str]]) -> float:

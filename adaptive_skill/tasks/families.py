@@ -103,7 +103,7 @@ def command_words(script: str, instruction: str) -> list[str]:
     return words
 
 
-def _dice(a: list[str], b: list[str]) -> float:
+def dice(a: list[str], b: list[str]) -> float:
     """2 |A & B| / (|A| + |B|) over multisets: 1 for the same words, 0 for none in common."""
     if not a and not b:
         return 1.0
@@ -124,6 +124,6 @@ def similarity(a: Task, b: Task) -> tuple[float, float]:
     overlap of their flags (`tar -czf` and `tar -xzf` are near, `git branch` and `git tag` are not)."""
     words_a, words_b = command_words(_solution(a), a.instruction), command_words(_solution(b), b.instruction)
     flags_a, flags_b = ([w for w in words if w[0] in "-+"] for words in (words_a, words_b))
-    plain = _dice([w for w in words_a if w[0] not in "-+"], [w for w in words_b if w[0] not in "-+"])
-    return (_dice(instruction_words(a.instruction), instruction_words(b.instruction)),
-            plain * (1 + _dice(flags_a, flags_b)) / 2)
+    plain = dice([w for w in words_a if w[0] not in "-+"], [w for w in words_b if w[0] not in "-+"])
+    return (dice(instruction_words(a.instruction), instruction_words(b.instruction)),
+            plain * (1 + dice(flags_a, flags_b)) / 2)
