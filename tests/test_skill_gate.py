@@ -123,6 +123,11 @@ def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_pa
     assert "beta-recipe" in tag.metrics["skills_dropped"]
     assert tag.metrics["created"] == ["alpha-recipe"] and tag.metrics["holdout_of"] == "the whole candidate"
     assert engine.state.cycles[-1].created == ["alpha-recipe"]  # the dropped skill is not counted as learned
+    # without beta-recipe, alpha-recipe is the closest skill for the beta tasks: a prompt no round ran
+    beta = next(d["tasks"] for d in gate["skills"] if d["skill"] == "beta-recipe")
+    assert tag.metrics["untried_placements"] == {task: "alpha-recipe" for task in beta}
+    untried_events = [e for e in engine.run_dir.events() if e["event"] == "placements_untried"]
+    assert [e["tasks"] for e in untried_events] == [2]
     skills = sorted(p.name for p in (run / "workspace" / "skills").iterdir())
     assert skills == ["alpha-recipe", "check-your-work"]
     assert repo.parents(tag.commit) == [gate["mutated_commit"]]  # the pruned commit, on top of the candidate
@@ -147,3 +152,23 @@ def test_a_round_without_a_trajectory_does_not_fix_a_tasks_placement_as_none():
     remember_placements(placed, {"a": None, "b": "gzip-keep-worked-commands", "c": None})
     remember_placements(placed, {"a": "gzip-keep-worked-commands", "b": "gzip-keep-worked-commands", "c": None})
     assert placed == {"a": "gzip-keep-worked-commands", "b": "gzip-keep-worked-commands", "c": None}
+
+
+def test_untried_placements_name_each_prompt_no_round_ran():
+    """The pruned library's placements against the two sides of the gate's rounds. A kept skill has the
+    candidate's text (tried only where the candidate placed it); a dropped one is back to the accepted
+    text (tried only where the accepted library placed it); an unchanged skill is the same on both."""
+    from adaptive_skill.engine.placements import NONE, untried
+
+    baseline = {"a": "seed", "b": "seed", "c": "mod", "d": None, "e": "seed", "f": "mod"}
+    candidate = {"a": "new", "b": "gone", "c": "mod", "d": "gone", "e": "seed", "f": "new"}
+    pruned = {"a": "new", "b": "new", "c": "mod", "d": None, "e": "seed", "f": "mod"}
+    kept, dropped = ["new"], ["gone", "mod"]
+    # a: the kept skill where the candidate placed it; c: "mod" dropped (restored), where the accepted
+    # library placed it; d: nothing, as the accepted library; e: an unchanged skill both sides placed
+    # b: the kept skill takes a dropped skill's task; f: "mod" restored, placed where only the candidate had it
+    assert untried(pruned, candidate, baseline, kept, dropped) == {"b": "new"}
+    # the modified skill kept: on f its text is the candidate's, which only the accepted library's
+    # older text was placed with; on c the candidate placed it too
+    assert untried(pruned, candidate, baseline, ["new", "mod"], ["gone"]) == {"b": "new", "f": "mod"}
+    assert untried({"x": None}, {"x": "gone"}, {"x": "seed"}, [], ["gone"]) == {"x": NONE}

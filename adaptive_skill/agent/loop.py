@@ -412,15 +412,23 @@ def build_system_prompt(workspace: Workspace, native_tools: bool, *, instruction
                            memory=selection, skills_root=skills_root, source=str(workspace.system_prompt_path))
     if not native_tools:
         text = f"{text.rstrip()}\n\n{TEXT_PROTOCOL_HELP}\n"
-    inline = None
-    if memory.skill_tokens > 0:
-        inline = best_skill(workspace.skills(require_verification=False, max_body_chars=10**9), instruction,
-                            budget_tokens=memory.skill_tokens, embedder=memory.embedder,
-                            count_tokens=memory.count_tokens, category=memory.category,
-                            min_similarity=memory.skill_min_similarity)
-        if inline is not None:  # last, after what every task shares (the model's evaluated prefix)
-            text = f"{text.rstrip()}\n\n{inline.text()}"
+    inline = placed_skill(workspace, instruction, memory)
+    if inline is not None:  # last, after what every task shares (the model's evaluated prefix)
+        text = f"{text.rstrip()}\n\n{inline.text()}"
     return SystemPrompt(text, selection, inline)
+
+
+def placed_skill(workspace: Workspace, instruction: str, memory: MemoryOptions) -> InlineSkill | None:
+    """The skill whose body goes into the prompt of a task with this instruction (and memory.category),
+    or None: the one home of that choice, which the agent's prompt and the gate's check of a pruned
+    library (engine/placements.py) both read. Without a model: the same library, task and options
+    place the same skill."""
+    if memory.skill_tokens <= 0:
+        return None
+    return best_skill(workspace.skills(require_verification=False, max_body_chars=10**9), instruction,
+                      budget_tokens=memory.skill_tokens, embedder=memory.embedder,
+                      count_tokens=memory.count_tokens, category=memory.category,
+                      min_similarity=memory.skill_min_similarity)
 
 
 def render_system_prompt(workspace: Workspace, native_tools: bool, *, instruction: str = "",

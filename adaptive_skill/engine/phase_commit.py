@@ -4,7 +4,8 @@ that workspace's; a rejected one is rolled back by a new commit (history kept)."
 
 from __future__ import annotations
 
-from adaptive_skill.engine.holdout import holdout_rounds_dir, keep_rounds
+from adaptive_skill.engine.holdout import export_baseline, holdout_rounds_dir, keep_rounds
+from adaptive_skill.engine.placements import untried_placements
 from adaptive_skill.engine.records import CommitResult, EvolveResult, GateResult, ObserveResult
 from adaptive_skill.evolve.rules import skill_names, workspace_hash
 from adaptive_skill.versioning import EVO_TAG
@@ -16,9 +17,11 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
         return CommitResult(tag=None, commit=engine.state.accepted_commit, rolled_back=False)
     if gated.accepted:
         candidate_hash = evolved.candidate_hash
+        untried: dict[str, str] = {}
         if gated.dropped_skills:  # gating.per_skill: the candidate without the skills it dropped
-            candidate = prune(engine, n, candidate, gated)
-            candidate_hash = workspace_hash(engine.run_dir.workspace)
+            pruned = prune(engine, n, candidate, gated)
+            untried = pruned_untried(engine, n, candidate, gated)
+            candidate, candidate_hash = pruned, workspace_hash(engine.run_dir.workspace)
         # A crash between tagging and the checkpoint left the tag: find it instead of tagging twice.
         tag = next((t.name for t in engine.repo.tags() if t.commit == candidate and EVO_TAG.match(t.name)), None)
         if tag is None:
@@ -30,7 +33,8 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
                 "created": gated.shipped(evolved.changes.created_skills),
                 "modified": gated.shipped(evolved.changes.modified_skills),
                 # the holdout means and delta above are the whole candidate's, dropped skills included
-                **({"holdout_of": "the whole candidate"} if gated.dropped_skills else {}),
+                **({"holdout_of": "the whole candidate", "untried_placements": untried}
+                   if gated.dropped_skills else {}),
                 "cost": round(engine.accounting.totals().cost, 6),
                 **(skill_metrics(gated) if gated.skills else {})},
                 summary=f"cycle {n}: accepted ({gated.reason})", ref=candidate)
@@ -50,6 +54,21 @@ def skill_metrics(gated: GateResult) -> dict:
     """What the tag says of the gate per skill: the skills kept, and each dropped one with its reason."""
     reasons = {d["skill"]: d["reason"] for d in gated.skills}
     return {"skills_kept": gated.kept_skills, "skills_dropped": {s: reasons.get(s) for s in gated.dropped_skills}}
+
+
+def pruned_untried(engine, n: int, candidate: str, gated: GateResult) -> dict[str, str]:
+    """The holdout tasks whose placed skill the pruned library changed to one no gate round ran there
+    (engine/placements.py), logged and returned for the tag: the per-skill decisions vouch for the
+    others only."""
+    baseline = engine.run_dir.baseline_dir(engine.state.accepted_hash) / "workspace"
+    export_baseline(engine.repo, engine.state.accepted_commit, baseline, engine.state.accepted_hash)
+    untried = untried_placements(engine, candidate, baseline, gated.kept_skills, gated.dropped_skills)
+    engine.run_dir.event("placements_untried", cycle=n, tasks=len(untried), placements=untried)
+    if untried:
+        engine.log(f"cycle {n}: without {', '.join(gated.dropped_skills)}, the library places a skill no gate "
+                   f"round tried on {len(untried)} holdout task(s): "
+                   + ", ".join(f"{task} -> {skill}" for task, skill in sorted(untried.items())))
+    return untried
 
 
 def prune(engine, n: int, candidate: str, gated: GateResult) -> str:
