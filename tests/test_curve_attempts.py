@@ -49,3 +49,19 @@ def test_a_linked_folder_or_trajectory_is_not_followed(tmp_path):
     write_attempts(root)
     rows = read_attempts(root)
     assert [r["task"] for r in rows] == ["count"] and rows[0]["steps"] == []
+
+
+def test_an_attempt_kept_in_two_places_is_one_line(tmp_path):
+    """An accepted candidate's gate rounds are copied as its tag's rounds (engine/holdout.py keep_rounds):
+    the copy adds its place to `copies`; a different attempt of the same task stays its own line."""
+    import shutil
+
+    gate = tmp_path / "runs" / "evolve" / "cycles" / "001" / "gate-mutated" / "r0"
+    _attempt(gate, "count", True, [("wc -l < /app/a > /app/n", "[exit code 0]")])
+    shutil.copytree(gate, tmp_path / "runs" / "evolve" / "baselines" / "h" / "gate-k" / "r0")
+    _attempt(tmp_path / "runs" / "evolve" / "baselines" / "h" / "gate-k" / "r2", "count", True, [("true", "")])
+    assert write_attempts(tmp_path) == 2
+    rows = read_attempts(tmp_path)
+    assert [(r["where"], r.get("copies")) for r in rows] == [
+        ("runs/evolve/baselines/h/gate-k/r0", ["runs/evolve/cycles/001/gate-mutated/r0"]),
+        ("runs/evolve/baselines/h/gate-k/r2", None)]

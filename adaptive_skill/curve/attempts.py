@@ -5,14 +5,16 @@ the command's output clipped). So a record kept in the repository still says wha
 and a distilled entry can be traced to the attempt it came from (its commands are in that line).
 
 Read through the one trajectory reader (trajectory.as_view). The files are the run's own; a
-trajectory the reader cannot read gives an attempt with no steps, never an error.
+trajectory the reader cannot read gives an attempt with no steps, never an error. An attempt kept in
+two places (an accepted candidate's gate rounds are copied as its tag's rounds, engine/holdout.py's
+keep_rounds) is one line, its other places listed in `copies`.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,38 +25,63 @@ COMMAND_CHARS = 300
 OUTPUT_CHARS = 300
 
 
-def compact_attempts(root: Path) -> Iterator[dict[str, Any]]:
+def compact_attempts(root: Path) -> list[dict[str, Any]]:
     """One row per attempt under `root` (a curve's output directory): each results/<task>.json with
-    its trajectory, in path order. Links are never followed."""
-    from adaptive_skill.trajectory import as_view
-
+    its trajectory, in path order; a copy (the same result and trajectory, byte for byte) adds its
+    place to the first row's `copies` instead of a row. Links are never followed."""
+    rows: list[dict[str, Any]] = []
+    first: dict[str, dict[str, Any]] = {}
     for result_path in sorted(root.rglob("results/*.json")):
         inside = [result_path, *(p for p in result_path.parents if root in p.parents)]
         if any(part.is_symlink() for part in inside):
             continue
-        result = read_json(result_path, None)
-        if not isinstance(result, dict) or "task_id" not in result:
+        row = _row(root, result_path)
+        if row is None:
             continue
-        steps: list[list[Any]] = []
-        trajectory = _trajectory(result_path, result)
-        if trajectory is not None:
-            try:
-                view = as_view(trajectory)
-            except ValueError:
-                view = None
-            for step in view.steps if view is not None else []:
-                steps.append([step.tool, step.argument[:COMMAND_CHARS], step.exit_code, step.output[:OUTPUT_CHARS]])
-        yield {"where": result_path.parent.parent.relative_to(root).as_posix(), "task": result["task_id"],
-               "passed": bool(result.get("passed")), "failure_mode": result.get("failure_mode"), "steps": steps}
+        key = _fingerprint(result_path)
+        if key in first:
+            first[key].setdefault("copies", []).append(row["where"])
+            continue
+        first[key] = row
+        rows.append(row)
+    return rows
 
 
-def _trajectory(result_path: Path, result: dict) -> Any:
-    """The attempt's trajectory: beside its results folder (trajectories/<task>.json), where every
+def _fingerprint(result_path: Path) -> str:
+    digest = hashlib.sha256(result_path.read_bytes())
+    trajectory = _trajectory_path(result_path)
+    digest.update(b"\0" + (trajectory.read_bytes() if trajectory is not None else b""))
+    return digest.hexdigest()
+
+
+def _row(root: Path, result_path: Path) -> dict[str, Any] | None:
+    from adaptive_skill.trajectory import as_view
+
+    result = read_json(result_path, None)
+    if not isinstance(result, dict) or "task_id" not in result:
+        return None
+    steps: list[list[Any]] = []
+    trajectory = _trajectory(result_path)
+    try:
+        view = as_view(trajectory) if trajectory is not None else None
+    except ValueError:
+        view = None
+    for step in view.steps if view is not None else []:
+        steps.append([step.tool, step.argument[:COMMAND_CHARS], step.exit_code, step.output[:OUTPUT_CHARS]])
+    return {"where": result_path.parent.parent.relative_to(root).as_posix(), "task": result["task_id"],
+            "passed": bool(result.get("passed")), "failure_mode": result.get("failure_mode"), "steps": steps}
+
+
+def _trajectory_path(result_path: Path) -> Path | None:
+    """The attempt's trajectory file: beside its results folder (trajectories/<task>.json), where every
     attempt of a run keeps it; the result's own trajectory_path is not followed (it may point anywhere)."""
     path = result_path.parent.parent / "trajectories" / result_path.name
-    if path.is_symlink() or not path.is_file():
-        return None
-    return read_json(path, None)
+    return None if path.is_symlink() or not path.is_file() else path
+
+
+def _trajectory(result_path: Path) -> Any:
+    path = _trajectory_path(result_path)
+    return None if path is None else read_json(path, None)
 
 
 def write_attempts(root: Path) -> int:
