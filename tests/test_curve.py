@@ -483,3 +483,40 @@ def test_a_stop_during_an_evaluation_is_one_line_and_the_part_resumes(tmp_path):
         bench.part("seed", stopped)
     record = json.loads((tmp_path / "out" / "state.json").read_text())["parts"]["seed"]
     assert "done" not in record and len(record["sessions"]) == 1
+
+
+def test_the_gate_per_skill_is_in_the_curves_record_and_table(tmp_path):
+    """A cycle decided per skill: results.json keeps each skill's decision and what the pruned library
+    places untried, and results.md shows them as a table and a line."""
+    from adaptive_skill.curve.markdown import markdown
+    from adaptive_skill.curve.summary import cycle_evidence
+    from adaptive_skill.engine.records import GateResult
+
+    state, run_dir, engine = _hand_written_run(tmp_path)
+    cycle = run_dir / "cycles" / "001"
+    stat = {"llr": 3.4, "delta": 0.75, "se": 0.1, "tasks": 4, "pairs": 8, "identical": False}
+    gate = GateResult(accepted=True, reason="per skill: kept a-recipe; dropped b-recipe", gated=True, rounds=2,
+                      rollouts=24, skills=[
+                          {"skill": "a-recipe", "tasks": ["t1", "t2", "t3", "t4"], "verdict": "keep",
+                           "reason": "LLR +3.4", "statistic": stat},
+                          {"skill": "b-recipe", "tasks": ["t5"], "verdict": "drop",
+                           "reason": "placed for 1 holdout task(s): too few | to judge", "statistic": None}],
+                      kept_skills=["a-recipe"], dropped_skills=["b-recipe"]).to_dict()
+    (cycle / "gate.json").write_text(json.dumps(gate))
+    (cycle / "commit.json").write_text(json.dumps({"tag": "evo-1", "commit": "c", "rolled_back": False,
+                                                   "untried_placements": {"t5": "a-recipe"}}))
+    [row] = cycle_evidence(run_dir, engine)
+    assert row["skill_decisions"] == [
+        {"skill": "a-recipe", "tasks": 4, "delta": 0.75, "verdict": "keep", "reason": "LLR +3.4"},
+        {"skill": "b-recipe", "tasks": 1, "delta": None, "verdict": "drop",
+         "reason": "placed for 1 holdout task(s): too few | to judge"}]
+    assert row["untried_placements"] == {"t5": "a-recipe"} and row["skills_dropped"] == ["b-recipe"]
+    results = json.loads((FIXTURE / "results.json").read_text())
+    text = markdown({**results, "cycles": [row]})
+    assert "| a-recipe | 4 | +75.0 pts | keep | LLR +3.4 |" in text
+    assert "| b-recipe | 1 |  | drop | placed for 1 holdout task(s): too few / to judge |" in text
+    assert "where no gate round ran that skill: t5 -> a-recipe." in text
+    (cycle / "commit.json").write_text(json.dumps({"tag": "evo-1", "commit": "c", "rolled_back": False,
+                                                   "untried_placements": {}}))
+    [row] = cycle_evidence(run_dir, engine)
+    assert "only where a gate round ran it" in markdown({**results, "cycles": [row]})

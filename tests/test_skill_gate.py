@@ -128,6 +128,8 @@ def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_pa
     assert tag.metrics["untried_placements"] == {task: "alpha-recipe" for task in beta}
     untried_events = [e for e in engine.run_dir.events() if e["event"] == "placements_untried"]
     assert [e["tasks"] for e in untried_events] == [2]
+    committed = json.loads((run / "cycles" / "001" / "commit.json").read_text())
+    assert committed["untried_placements"] == tag.metrics["untried_placements"]  # the curve's record reads it
     skills = sorted(p.name for p in (run / "workspace" / "skills").iterdir())
     assert skills == ["alpha-recipe", "check-your-work"]
     assert repo.parents(tag.commit) == [gate["mutated_commit"]]  # the pruned commit, on top of the candidate

@@ -98,6 +98,21 @@ def markdown(results: dict) -> str:
             lines.append(f"| {c['cycle']} | {(c['evolver'] or '').replace('|', '/')} | {gate} | {means} | {paired} "
                          f"| {moved} | {decision.replace('|', '/')} |")
         for c in results["cycles"]:
+            if c.get("skill_decisions"):
+                lines += ["", f"Cycle {c['cycle']}, the gate per skill (each changed skill on the holdout tasks "
+                              "it was placed for):", "",
+                          "| skill | tasks placed | paired vs baseline | verdict | reason |", "|---|---:|---:|---|---|"]
+                lines += [f"| {d['skill']} | {d['tasks']} | "
+                          f"{'' if d.get('delta') is None else format(d['delta'] * 100, '+.1f') + ' pts'} | "
+                          f"{d['verdict']} | {str(d.get('reason') or '').replace('|', '/')} |"
+                          for d in c["skill_decisions"]]
+            if c.get("untried_placements"):
+                untried = sorted(c["untried_placements"].items())
+                lines += ["", "Placed by the pruned library where no gate round ran that skill: "
+                              + ", ".join(f"{task} -> {skill}" for task, skill in untried) + "."]
+            elif "untried_placements" in c:
+                lines += ["", "The pruned library places every kept skill only where a gate round ran it."]
+        for c in results["cycles"]:
             for path, text in c["skills"].items():
                 lines += ["", f"Cycle {c['cycle']}, {path}:", "", "```markdown", text.rstrip(), "```"]
     return "\n".join(lines) + "\n"

@@ -176,5 +176,18 @@ def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
             # gating.per_skill: which of `skills` the tag holds (the others were dropped, with reasons in gate.json)
             **({"skills_kept": gate.get("kept_skills") or [], "skills_dropped": gate.get("dropped_skills")}
                if gate.get("dropped_skills") else {}),
+            # each changed skill's own decision (gating.per_skill), and what the pruned library places untried
+            **({"skill_decisions": [_skill_row(row) for row in gate["skills"] if isinstance(row, dict)]}
+               if isinstance(gate.get("skills"), list) and gate["skills"] else {}),
+            **({"untried_placements": commit["untried_placements"]}
+               if isinstance(commit.get("untried_placements"), dict) else {}),
             "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
     return cycles
+
+
+def _skill_row(row: dict) -> dict:
+    """One skill's decision as the curve keeps it: how many holdout tasks it was placed for, its mean
+    paired difference there (0-1) and the verdict with its reason."""
+    statistic = row.get("statistic") if isinstance(row.get("statistic"), dict) else {}
+    return {"skill": row.get("skill"), "tasks": len(row.get("tasks") or []), "delta": statistic.get("delta"),
+            "verdict": row.get("verdict"), "reason": row.get("reason")}

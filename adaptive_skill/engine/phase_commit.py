@@ -42,7 +42,8 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
         if not gated.dropped_skills:  # a pruned candidate is not what the rounds ran: its rounds are its own
             keep_rounds(engine.run_dir.cycle_dir(n) / "gate-mutated", holdout_rounds_dir(engine, candidate_hash))
         engine.run_dir.event("mutation_accepted", cycle=n, tag=tag, commit=candidate)
-        return CommitResult(tag=tag, commit=candidate, rolled_back=False)
+        return CommitResult(tag=tag, commit=candidate, rolled_back=False,
+                            untried_placements=untried if gated.dropped_skills else None)
     if engine.repo.head() == candidate:
         message = f"cycle {n}: roll back rejected mutation {candidate[:10]}"
         engine.repo.rollback(engine.state.accepted_commit, message)

@@ -254,17 +254,23 @@ class CommitResult:
     commit: str
     rolled_back: bool
     rejected_commit: str | None = None
+    # gating.per_skill: holdout task -> the skill the pruned library places there that no gate round ran
+    # (engine/placements.py); only when skills were dropped
+    untried_placements: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = {"tag": self.tag, "commit": self.commit, "rolled_back": self.rolled_back}
         if self.rejected_commit is not None:
             data["rejected_commit"] = self.rejected_commit
+        if self.untried_placements is not None:
+            data["untried_placements"] = self.untried_placements
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CommitResult:
         return cls(tag=data["tag"], commit=data["commit"], rolled_back=data["rolled_back"],
-                   rejected_commit=data["rejected_commit"] if "rejected_commit" in data else None)
+                   rejected_commit=data["rejected_commit"] if "rejected_commit" in data else None,
+                   untried_placements=data.get("untried_placements"))
 
     def event_summary(self) -> dict[str, Any]:
         return {"tag": self.tag, "rolled_back": self.rolled_back}
