@@ -519,4 +519,11 @@ def test_the_gate_per_skill_is_in_the_curves_record_and_table(tmp_path):
     (cycle / "commit.json").write_text(json.dumps({"tag": "evo-1", "commit": "c", "rolled_back": False,
                                                    "untried_placements": {}}))
     [row] = cycle_evidence(run_dir, engine)
-    assert "only where a gate round ran it" in markdown({**results, "cycles": [row]})
+    assert "was placed there by a gate round with that text" in markdown({**results, "cycles": [row]})
+    # a gate.json of odd types (the run's files are read back from disk) gives rows, not a crash
+    gate["skills"] = [{"skill": "x|y", "tasks": 5, "verdict": ["keep"], "statistic": {"delta": "NaN"}}, "junk"]
+    (cycle / "gate.json").write_text(json.dumps(gate))
+    [row] = cycle_evidence(run_dir, engine)
+    assert row["skill_decisions"] == [{"skill": "x|y", "tasks": 0, "delta": None, "verdict": "['keep']",
+                                       "reason": ""}]
+    assert "| x/y | 0 |  | ['keep'] |  |" in markdown({**results, "cycles": [row]})

@@ -46,9 +46,13 @@ def test_a_linked_folder_or_trajectory_is_not_followed(tmp_path):
     _attempt(root / "r0", "count", True, [("true", "")])
     os.unlink(root / "r0" / "trajectories" / "count.json")
     os.symlink(outside / "trajectories" / "secret.json", root / "r0" / "trajectories" / "count.json")
+    _attempt(root / "r1", "secret", True, [("true", "")])
+    (root / "r1" / "trajectories" / "secret.json").unlink()
+    (root / "r1" / "trajectories").rmdir()
+    os.symlink(outside / "trajectories", root / "r1" / "trajectories")  # a linked folder holding secret.json
     write_attempts(root)
     rows = read_attempts(root)
-    assert [r["task"] for r in rows] == ["count"] and rows[0]["steps"] == []
+    assert [r["task"] for r in rows] == ["count", "secret"] and rows[0]["steps"] == rows[1]["steps"] == []
 
 
 def test_an_attempt_kept_in_two_places_is_one_line(tmp_path):
@@ -62,6 +66,7 @@ def test_an_attempt_kept_in_two_places_is_one_line(tmp_path):
     _attempt(tmp_path / "runs" / "evolve" / "baselines" / "h" / "gate-k" / "r2", "count", True, [("true", "")])
     assert write_attempts(tmp_path) == 2
     rows = read_attempts(tmp_path)
+    # the gate's own folder is where the attempt ran; the round cache holds the copy
     assert [(r["where"], r.get("copies")) for r in rows] == [
-        ("runs/evolve/baselines/h/gate-k/r0", ["runs/evolve/cycles/001/gate-mutated/r0"]),
+        ("runs/evolve/cycles/001/gate-mutated/r0", ["runs/evolve/baselines/h/gate-k/r0"]),
         ("runs/evolve/baselines/h/gate-k/r2", None)]

@@ -174,3 +174,83 @@ def test_untried_placements_name_each_prompt_no_round_ran():
     # older text was placed with; on c the candidate placed it too
     assert untried(pruned, candidate, baseline, ["new", "mod"], ["gone"]) == {"b": "new", "f": "mod"}
     assert untried({"x": None}, {"x": "gone"}, {"x": "seed"}, [], ["gone"]) == {"x": NONE}
+
+
+def _write_skill(root: Path, name: str, description: str) -> None:
+    (root / "skills" / name).mkdir(parents=True, exist_ok=True)
+    (root / "skills" / name / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\n---\n## Steps\n1. Write the answer file.\n"
+        "2. Check it with cat.\n")
+
+
+def _placement_engine(tmp_path):
+    """A workspace repository with a seed skill, a candidate adding alpha- and beta-recipe, and that
+    candidate without beta-recipe (the gate per skill's prune); an engine with two holdout tasks."""
+    from types import SimpleNamespace
+
+    from adaptive_skill.config import EvolveConfig
+    from adaptive_skill.tasks.model import Task
+
+    root = tmp_path / "ws"
+    _write_skill(root, "check-your-work", "Check the result before you submit.")
+    (root / "prompts").mkdir()
+    (root / "prompts" / "system.md").write_text("You solve terminal tasks.\n")
+    repo = WorkspaceRepo.init(root, "seed")
+    seed = repo.head()
+    _write_skill(root, "alpha-recipe", "Use for alpha service answer files.")
+    _write_skill(root, "beta-recipe", "Use for beta service answer files.")
+    candidate = repo.snapshot("candidate")
+    repo.restore_paths(seed, ["skills/beta-recipe"], "drop beta-recipe")
+    holdout = [Task(id=f"{kind}-0", path=tmp_path, layout="harbor",
+                    instruction=f"Write 42 to /app/answer.txt for the {kind} service answer file.")
+               for kind in ("alpha", "beta")]
+    events = []
+    engine = SimpleNamespace(config=EvolveConfig(skill_in_prompt_tokens=300), holdout=holdout, repo=repo,
+                             run_dir=SimpleNamespace(workspace=root, event=lambda kind, **f: events.append((kind, f))),
+                             log=lambda line: events.append(("log", line)))
+    return engine, seed, candidate, events
+
+
+def test_the_commits_placements_are_the_prompts(tmp_path):
+    """engine/placements.py places a library without a model; its choice is the skill the agent's
+    prompt holds (agent/loop.py build_system_prompt), and the pruned library's untried placement is
+    the kept skill on the dropped skill's task."""
+    from dataclasses import replace
+
+    from adaptive_skill.agent.loop import build_system_prompt
+    from adaptive_skill.engine.placements import holdout_placements, untried_placements
+    from adaptive_skill.harness.agents import memory_options
+    from adaptive_skill.workspace import Workspace
+
+    engine, seed, candidate, _ = _placement_engine(tmp_path)
+    placed = holdout_placements(engine, engine.run_dir.workspace)
+    memory = memory_options(engine.config, Workspace(engine.run_dir.workspace))
+    for task in engine.holdout:
+        prompt = build_system_prompt(Workspace(engine.run_dir.workspace), True, instruction=task.instruction,
+                                     memory=replace(memory, category=task.category))
+        assert placed[task.id] == (prompt.inline.name if prompt.inline else None)
+    assert placed == {"alpha-0": "alpha-recipe", "beta-0": "alpha-recipe"}
+    baseline = engine.repo.export(seed, tmp_path / "baseline")
+    assert untried_placements(engine, candidate, baseline, ["alpha-recipe"], ["beta-recipe"]) == {
+        "beta-0": "alpha-recipe"}
+
+
+def test_a_placement_check_that_fails_warns_and_the_tag_is_still_made(tmp_path):
+    from types import SimpleNamespace
+
+    from adaptive_skill.engine.phase_commit import pruned_untried
+    from adaptive_skill.engine.records import GateResult
+
+    engine, seed, candidate, events = _placement_engine(tmp_path)
+    engine.state = SimpleNamespace(accepted_hash="0" * 16, accepted_commit=seed)
+
+    def broken(workspace_hash):
+        raise OSError("disk gone")
+
+    engine.run_dir.baseline_dir = broken
+    gated = GateResult(accepted=True, reason="", gated=True, kept_skills=["alpha-recipe"],
+                       dropped_skills=["beta-recipe"])
+    assert pruned_untried(engine, 1, candidate, gated) is None
+    assert events[0] == ("placements_untried", {"cycle": 1, "tasks": None, "placements": None,
+                                                "error": "OSError: disk gone"})
+    assert "WARNING cycle 1" in events[1][1]

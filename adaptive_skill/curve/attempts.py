@@ -28,23 +28,32 @@ OUTPUT_CHARS = 300
 def compact_attempts(root: Path) -> list[dict[str, Any]]:
     """One row per attempt under `root` (a curve's output directory): each results/<task>.json with
     its trajectory, in path order; a copy (the same result and trajectory, byte for byte) adds its
-    place to the first row's `copies` instead of a row. Links are never followed."""
+    place to the row's `copies` instead of a row of its own. The row's `where` is the evolve run's own
+    cycle folder when one of the places is (the gate's rounds; a round cache holds the copy), else
+    the first in path order. Links are never followed."""
     rows: list[dict[str, Any]] = []
     first: dict[str, dict[str, Any]] = {}
     for result_path in sorted(root.rglob("results/*.json")):
         inside = [result_path, *(p for p in result_path.parents if root in p.parents)]
         if any(part.is_symlink() for part in inside):
             continue
-        row = _row(root, result_path)
-        if row is None:
-            continue
+        where = result_path.parent.parent.relative_to(root).as_posix()
         key = _fingerprint(result_path)
         if key in first:
-            first[key].setdefault("copies", []).append(row["where"])
+            row = first[key]
+            if _own_cycle(where) and not _own_cycle(row["where"]):
+                row["where"], where = where, row["where"]
+            row.setdefault("copies", []).append(where)
             continue
-        first[key] = row
-        rows.append(row)
+        row = _row(result_path, where)
+        if row is not None:
+            first[key] = row
+            rows.append(row)
     return rows
+
+
+def _own_cycle(where: str) -> bool:
+    return "/cycles/" in f"/{where}/"
 
 
 def _fingerprint(result_path: Path) -> str:
@@ -54,7 +63,7 @@ def _fingerprint(result_path: Path) -> str:
     return digest.hexdigest()
 
 
-def _row(root: Path, result_path: Path) -> dict[str, Any] | None:
+def _row(result_path: Path, where: str) -> dict[str, Any] | None:
     from adaptive_skill.trajectory import as_view
 
     result = read_json(result_path, None)
@@ -68,7 +77,7 @@ def _row(root: Path, result_path: Path) -> dict[str, Any] | None:
         view = None
     for step in view.steps if view is not None else []:
         steps.append([step.tool, step.argument[:COMMAND_CHARS], step.exit_code, step.output[:OUTPUT_CHARS]])
-    return {"where": result_path.parent.parent.relative_to(root).as_posix(), "task": result["task_id"],
+    return {"where": where, "task": result["task_id"],
             "passed": bool(result.get("passed")), "failure_mode": result.get("failure_mode"), "steps": steps}
 
 
@@ -76,7 +85,7 @@ def _trajectory_path(result_path: Path) -> Path | None:
     """The attempt's trajectory file: beside its results folder (trajectories/<task>.json), where every
     attempt of a run keeps it; the result's own trajectory_path is not followed (it may point anywhere)."""
     path = result_path.parent.parent / "trajectories" / result_path.name
-    return None if path.is_symlink() or not path.is_file() else path
+    return None if path.is_symlink() or path.parent.is_symlink() or not path.is_file() else path
 
 
 def _trajectory(result_path: Path) -> Any:

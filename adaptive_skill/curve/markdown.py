@@ -42,6 +42,11 @@ def provenance(results: dict) -> list[str]:
     return lines
 
 
+def _cell(value) -> str:
+    """A table cell of text a run wrote: one line, no column break."""
+    return " ".join(str(value or "").split()).replace("|", "/")
+
+
 def markdown(results: dict) -> str:
     s = results["settings"]
     lines = [f"Model `{s['model']}`, {len(results['holdout'])} holdout tasks x {s['repeats']} repeats "
@@ -102,16 +107,16 @@ def markdown(results: dict) -> str:
                 lines += ["", f"Cycle {c['cycle']}, the gate per skill (each changed skill on the holdout tasks "
                               "it was placed for):", "",
                           "| skill | tasks placed | paired vs baseline | verdict | reason |", "|---|---:|---:|---|---|"]
-                lines += [f"| {d['skill']} | {d['tasks']} | "
+                lines += [f"| {_cell(d['skill'])} | {d['tasks']} | "
                           f"{'' if d.get('delta') is None else format(d['delta'] * 100, '+.1f') + ' pts'} | "
-                          f"{d['verdict']} | {str(d.get('reason') or '').replace('|', '/')} |"
-                          for d in c["skill_decisions"]]
+                          f"{_cell(d['verdict'])} | {_cell(d.get('reason'))} |" for d in c["skill_decisions"]]
             if c.get("untried_placements"):
                 untried = sorted(c["untried_placements"].items())
                 lines += ["", "Placed by the pruned library where no gate round ran that skill: "
                               + ", ".join(f"{task} -> {skill}" for task, skill in untried) + "."]
             elif "untried_placements" in c:
-                lines += ["", "The pruned library places every kept skill only where a gate round ran it."]
+                lines += ["", "Every skill the pruned library places (or none) was placed there by a gate round "
+                              "with that text."]
         for c in results["cycles"]:
             for path, text in c["skills"].items():
                 lines += ["", f"Cycle {c['cycle']}, {path}:", "", "```markdown", text.rstrip(), "```"]

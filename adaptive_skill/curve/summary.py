@@ -7,6 +7,7 @@ The schema is the one benchmarks/evolution/run.py has written since run 3; reade
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from adaptive_skill.curve.stats import LEVEL, RESAMPLES, bootstrap_mean, headroom_share, paired_difference, pass_rate
@@ -179,7 +180,7 @@ def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
             # each changed skill's own decision (gating.per_skill), and what the pruned library places untried
             **({"skill_decisions": [_skill_row(row) for row in gate["skills"] if isinstance(row, dict)]}
                if isinstance(gate.get("skills"), list) and gate["skills"] else {}),
-            **({"untried_placements": commit["untried_placements"]}
+            **({"untried_placements": {str(k): str(v) for k, v in commit["untried_placements"].items()}}
                if isinstance(commit.get("untried_placements"), dict) else {}),
             "judge_check": {k: (gate.get("judge_check") or {}).get(k) for k in ("n", "agreement", "auroc")}})
     return cycles
@@ -189,5 +190,9 @@ def _skill_row(row: dict) -> dict:
     """One skill's decision as the curve keeps it: how many holdout tasks it was placed for, its mean
     paired difference there (0-1) and the verdict with its reason."""
     statistic = row.get("statistic") if isinstance(row.get("statistic"), dict) else {}
-    return {"skill": row.get("skill"), "tasks": len(row.get("tasks") or []), "delta": statistic.get("delta"),
-            "verdict": row.get("verdict"), "reason": row.get("reason")}
+    delta = statistic.get("delta")
+    number = isinstance(delta, int | float) and not isinstance(delta, bool) and math.isfinite(delta)
+    tasks = row.get("tasks")
+    return {"skill": str(row.get("skill")), "tasks": len(tasks) if isinstance(tasks, list) else 0,
+            "delta": delta if number else None, "verdict": str(row.get("verdict")),
+            "reason": str(row.get("reason") or "")}

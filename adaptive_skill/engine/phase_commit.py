@@ -17,13 +17,16 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
         return CommitResult(tag=None, commit=engine.state.accepted_commit, rolled_back=False)
     if gated.accepted:
         candidate_hash = evolved.candidate_hash
-        untried: dict[str, str] = {}
+        untried: dict[str, str] | None = None
+        made = None
         if gated.dropped_skills:  # gating.per_skill: the candidate without the skills it dropped
             pruned = prune(engine, n, candidate, gated)
-            untried = pruned_untried(engine, n, candidate, gated)
+            made = tagged(engine, pruned)
+            untried = made.metrics.get("untried_placements") if made else pruned_untried(engine, n, candidate, gated)
             candidate, candidate_hash = pruned, workspace_hash(engine.run_dir.workspace)
         # A crash between tagging and the checkpoint left the tag: find it instead of tagging twice.
-        tag = next((t.name for t in engine.repo.tags() if t.commit == candidate and EVO_TAG.match(t.name)), None)
+        made = made or tagged(engine, candidate)
+        tag = made.name if made else None
         if tag is None:
             tag = engine.repo.next_evo_tag()
             engine.repo.tag(tag, {
@@ -42,13 +45,17 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
         if not gated.dropped_skills:  # a pruned candidate is not what the rounds ran: its rounds are its own
             keep_rounds(engine.run_dir.cycle_dir(n) / "gate-mutated", holdout_rounds_dir(engine, candidate_hash))
         engine.run_dir.event("mutation_accepted", cycle=n, tag=tag, commit=candidate)
-        return CommitResult(tag=tag, commit=candidate, rolled_back=False,
-                            untried_placements=untried if gated.dropped_skills else None)
+        return CommitResult(tag=tag, commit=candidate, rolled_back=False, untried_placements=untried)
     if engine.repo.head() == candidate:
         message = f"cycle {n}: roll back rejected mutation {candidate[:10]}"
         engine.repo.rollback(engine.state.accepted_commit, message)
     engine.run_dir.event("mutation_rejected", cycle=n, rejected_commit=candidate, reason=gated.reason)
     return CommitResult(tag=None, commit=engine.repo.head(), rolled_back=True, rejected_commit=candidate)
+
+
+def tagged(engine, commit: str):
+    """The evo-N tag already on `commit` (a crash between tagging and the checkpoint), or None."""
+    return next((t for t in engine.repo.tags() if t.commit == commit and EVO_TAG.match(t.name)), None)
 
 
 def skill_metrics(gated: GateResult) -> dict:
@@ -57,13 +64,20 @@ def skill_metrics(gated: GateResult) -> dict:
     return {"skills_kept": gated.kept_skills, "skills_dropped": {s: reasons.get(s) for s in gated.dropped_skills}}
 
 
-def pruned_untried(engine, n: int, candidate: str, gated: GateResult) -> dict[str, str]:
+def pruned_untried(engine, n: int, candidate: str, gated: GateResult) -> dict[str, str] | None:
     """The holdout tasks whose placed skill the pruned library changed to one no gate round ran there
     (engine/placements.py), logged and returned for the tag: the per-skill decisions vouch for the
-    others only."""
-    baseline = engine.run_dir.baseline_dir(engine.state.accepted_hash) / "workspace"
-    export_baseline(engine.repo, engine.state.accepted_commit, baseline, engine.state.accepted_hash)
-    untried = untried_placements(engine, candidate, baseline, gated.kept_skills, gated.dropped_skills)
+    others only. A report, not a decision: when it cannot be computed (an embedder the driver cannot
+    build, say), a warning says so, None is returned and the tag is made all the same."""
+    try:
+        baseline = engine.run_dir.baseline_dir(engine.state.accepted_hash) / "workspace"
+        export_baseline(engine.repo, engine.state.accepted_commit, baseline, engine.state.accepted_hash)
+        untried = untried_placements(engine, candidate, baseline, gated.kept_skills, gated.dropped_skills)
+    except Exception as exc:  # noqa: BLE001 - a report must not cost the gate's decision
+        detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+        engine.run_dir.event("placements_untried", cycle=n, tasks=None, placements=None, error=detail)
+        engine.log(f"WARNING cycle {n}: the pruned library's placements were not checked ({detail})")
+        return None
     engine.run_dir.event("placements_untried", cycle=n, tasks=len(untried), placements=untried)
     if untried:
         engine.log(f"cycle {n}: without {', '.join(gated.dropped_skills)}, the library places a skill no gate "

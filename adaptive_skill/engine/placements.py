@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from adaptive_skill.agent.loop import placed_skill
-from adaptive_skill.harness.agents import memory_options
+from adaptive_skill.harness.agents import memory_options, prompt_instruction
 from adaptive_skill.workspace import Workspace
 
 NONE = "(none)"  # no skill placed
@@ -24,7 +24,8 @@ def holdout_placements(engine, workspace_dir: Path) -> dict[str, str | None]:
     memory = memory_options(engine.config, workspace)
     out: dict[str, str | None] = {}
     for task in engine.holdout:
-        inline = placed_skill(workspace, task.instruction, replace(memory, category=task.category))
+        instruction = prompt_instruction(task, drafts=engine.config.solver_proposed)
+        inline = placed_skill(workspace, instruction, replace(memory, category=task.category))
         out[task.id] = inline.name if inline is not None else None
     return out
 

@@ -32,6 +32,12 @@ DRAFT_NOTE = (f"\n\nOptional: if you learned something reusable for tasks like t
               f"skill (SKILL.md with name and description frontmatter) to {DRAFT_DIR}/SKILL.md before you submit.")
 
 
+def prompt_instruction(task: Task, *, drafts: bool) -> str:
+    """The instruction the agent is given (and its skill placed by): the task's, with the draft note
+    under solver_proposed."""
+    return task.instruction + (DRAFT_NOTE if drafts else "")
+
+
 class NopAgent:
     """Does nothing: the tests must fail."""
 
@@ -94,7 +100,7 @@ class LLMAgent:
         agent = TerminalAgent(self.llm, self.workspace, limits, monitor=monitor, skill_mount=mount,
                               memory=replace(self.memory, category=task.category))
         path = self.trajectories_dir / f"{task.id}.json"
-        instruction = task.instruction + (DRAFT_NOTE if self.drafts_dir else "")
+        instruction = prompt_instruction(task, drafts=self.drafts_dir is not None)
         trajectory = agent.run(task.id, instruction, sandbox, path, note=self.notes.get(task.id))
         if trajectory.status == "budget":
             raise BudgetExceeded(trajectory.metadata.get("stop_reason", "budget spent"))
