@@ -88,6 +88,9 @@ class Display:
             self._phase = phase
 
 
+CALLS_PER_LINE = 10  # plain mode: a line per this many model calls of a phase whose results come at its end
+
+
 class PhaseProgress:
     def __init__(self, display: Display, title: str, total: int, role: str | None = None):
         self.display, self.title, self.total, self.role = display, title, total, role
@@ -191,6 +194,11 @@ class PhaseProgress:
                 # a call is about one verdict: move the bar, but leave the last step to the results
                 self._live.update(self._bar, completed=min(self.calls, max(0, self.total - 1)),
                                   status=self._status())
+            elif self.display.mode == "plain" and self.calls % CALLS_PER_LINE == 0:
+                # the results come as one batch at the end: a line now and then says the phase moves
+                elapsed = time.monotonic() - self._started
+                self._print(f"{self.title}: {self.calls} model calls" + (
+                    f" (about {self.total} in all)" if self.total > 1 else "") + f", {elapsed:.0f}s")
 
     # -- output ------------------------------------------------------------------------------
 

@@ -263,3 +263,24 @@ def test_quiet_progress_prints_only_the_log(tmp_path):
         progress.attempt(attempt(tmp_path, True, None))
     display.log("cycle 1 gate: accepted")
     assert stream.getvalue() == "cycle 1 gate: accepted\n"
+
+
+def test_a_judge_phase_says_it_moves_before_its_results_come(tmp_path):
+    """The judge's verdicts come as one batch at its end (100 verdicts took 16 min on the family curve,
+    2026-12-07, with no line between): plain mode prints a line every CALLS_PER_LINE model calls."""
+    from adaptive_skill.progress import CALLS_PER_LINE
+
+    stream = io.StringIO()
+    display = Display("plain", stream)
+    with display.phase("cycle 1 judge", 25, role="judge"):
+        for _ in range(25):
+            display.on_call(SimpleNamespace(role="judge"))
+            display.on_call(SimpleNamespace(role="agent"))  # another role's calls are not this phase's
+    lines = stream.getvalue().splitlines()
+    moving = [line for line in lines if "model calls" in line]
+    assert len(moving) == 25 // CALLS_PER_LINE == 2
+    assert re.fullmatch(r"cycle 1 judge: 10 model calls \(about 25 in all\), \d+s", moving[0])
+    with display.phase("cycle 1 evolve", 1, role="evolver"):
+        for _ in range(CALLS_PER_LINE):
+            display.on_call(SimpleNamespace(role="evolver"))
+    assert re.fullmatch(r"cycle 1 evolve: 10 model calls, \d+s", stream.getvalue().splitlines()[-2])
