@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from adaptive_skill.curve import describe, identity, render, summarise
+from adaptive_skill.curve.provenance import cpu_model
 from adaptive_skill.curve.stats import headroom_share, paired_difference, pass_rate, task_means
 from adaptive_skill.errors import UserError
 
@@ -430,6 +431,7 @@ def test_each_part_records_the_code_machine_and_load_it_ran_beside(tmp_path):
     bench.part("seed", slow)
     one = bench.state["parts"]["seed"]["sessions"][0]
     assert one["code"] == code_version() and one["machine"]["cpus"] >= 1
+    assert one["machine"]["cpu"] == cpu_model()  # the processor's name where /proc/cpuinfo gives one
     if (REPO / ".git").exists():  # a checkout (CI's clean clone): the commit itself, and a clean tree reads clean
         assert re.fullmatch(r"[0-9a-f]{40}", one["code"]["commit"]) and isinstance(one["code"]["dirty"], bool)
     # sampled on entry, at least once while the work ran (every 0.05 s for 0.3 s) and on exit
@@ -527,3 +529,20 @@ def test_the_gate_per_skill_is_in_the_curves_record_and_table(tmp_path):
     assert row["skill_decisions"] == [{"skill": "x|y", "tasks": 0, "delta": None, "verdict": "['keep']",
                                        "reason": ""}]
     assert "| x/y | 0 |  | ['keep'] |  |" in markdown({**results, "cycles": [row]})
+
+
+def test_the_processor_is_named_in_the_record_and_the_table(tmp_path):
+    """Two 2-core VMs ran the 1.5B 2-3x apart: each session says which processor it ran on."""
+    from adaptive_skill.curve.markdown import provenance
+
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC  7B13 |x\n\n"
+                    "processor\t: 1\nmodel name\t: AMD EPYC 7B13\n")
+    assert cpu_model(info) == "AMD EPYC 7B13 |x"
+    assert cpu_model(tmp_path / "absent") is None
+    (tmp_path / "arm").write_text("processor\t: 0\nBogoMIPS\t: 50.00\n")
+    assert cpu_model(tmp_path / "arm") is None
+    lines = provenance({"provenance": {"seed": [{"start": "a", "end": "b", "code": {"commit": "c" * 40},
+                                                 "machine": {"cpus": 2, "memory_gb": 23.5, "cpu": "AMD EPYC |x"},
+                                                 "load": {"mean": 1.9, "max": 2.3}}]}})
+    assert lines[-1] == "| seed | a - b | cccccccccccc | 2 CPUs, 23.5 GB, AMD EPYC /x | 1.9 / 2.3 |"

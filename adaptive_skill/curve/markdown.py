@@ -36,9 +36,10 @@ def provenance(results: dict) -> list[str]:
         code, host, load = one.get("code") or {}, one.get("machine") or {}, one.get("load") or {}
         commit = (code.get("commit") or "unknown")[:12] + (" (with changes)" if code.get("dirty") else "")
         memory = f", {host['memory_gb']} GB" if host.get("memory_gb") else ""
+        cpu = f", {_cell(host['cpu'])}" if host.get("cpu") else ""
         shown = "–" if load.get("mean") is None else f"{load['mean']} / {load['max']}"
         lines.append(f"| {part} | {one.get('start', '?')} - {one.get('end', '?')} | {commit} "
-                     f"| {host.get('cpus', '?')} CPUs{memory} | {shown} |")
+                     f"| {host.get('cpus', '?')} CPUs{memory}{cpu} | {shown} |")
     return lines
 
 

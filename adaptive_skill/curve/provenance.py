@@ -1,5 +1,5 @@
 """Where and on what a curve's part ran: the code (the project's git commit, whether tracked files
-differed from it), the machine (CPUs, memory) and its load while the part ran (the 1-minute load
+differed from it), the machine (CPUs, their model, memory) and its load while the part ran (the 1-minute load
 average, sampled), so that a figure in results.json says what it was measured beside.
 
 On the 2-core machines of the documented runs an embedded model alone keeps the load near 2; a
@@ -39,7 +39,9 @@ def code_version(root: Path = PACKAGE.parent) -> dict:
 
 
 def machine() -> dict:
-    """{"cpus": usable CPUs, "memory_gb": total memory (None where /proc/meminfo is not readable)}."""
+    """{"cpus": usable CPUs, "memory_gb": total memory (None where /proc/meminfo is not readable),
+    "cpu": the processor's model name (None where /proc/cpuinfo does not say): two VMs of 2 cores ran
+    the same 1.5B 2-3x apart (docs/performance.md), so the cores alone do not say what a figure is."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -52,7 +54,18 @@ def machine() -> dict:
                 break
     except (OSError, ValueError, IndexError):
         pass
-    return {"cpus": cpus, "memory_gb": memory}
+    return {"cpus": cpus, "memory_gb": memory, "cpu": cpu_model()}
+
+
+def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
+    try:
+        for line in cpuinfo.read_text(errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("model name", "Model", "Processor") and value.strip():
+                return " ".join(value.split())[:100]
+    except OSError:
+        pass
+    return None
 
 
 def _load() -> float | None:
