@@ -18,14 +18,13 @@ def commit(engine, n: int, evolved: EvolveResult, gated: GateResult, observed: O
     if gated.accepted:
         candidate_hash = evolved.candidate_hash
         untried: dict[str, str] | None = None
-        made = None
         if gated.dropped_skills:  # gating.per_skill: the candidate without the skills it dropped
             pruned = prune(engine, n, candidate, gated)
             made = tagged(engine, pruned)
             untried = made.metrics.get("untried_placements") if made else pruned_untried(engine, n, candidate, gated)
             candidate, candidate_hash = pruned, workspace_hash(engine.run_dir.workspace)
-        # A crash between tagging and the checkpoint left the tag: find it instead of tagging twice.
-        made = made or tagged(engine, candidate)
+        else:  # a crash between tagging and the checkpoint left the tag: find it instead of tagging twice
+            made = tagged(engine, candidate)
         tag = made.name if made else None
         if tag is None:
             tag = engine.repo.next_evo_tag()
