@@ -32,7 +32,8 @@ PROBLEMS = [Problem("transport", "Improve urban transportation"), Problem("backu
 def reply(title, instruction, category, when=None):
     content = {"title": title, "instruction": instruction, "category": category, "difficulty": "medium",
                "rationale": "This perspective would ask for it."}
-    return {"content": content, "cost": 0.001, **({"when": when} if when else {})}
+    return {"content": content, "cost": 0.001, "usage": {"prompt_tokens": 90, "completion_tokens": 10},
+            **({"when": when} if when else {})}
 
 
 # Rule mode: the reply depends on the perspective in the prompt, so each condition has its own tasks.
@@ -111,7 +112,10 @@ def test_a_scripted_run_writes_tables_and_plots_and_resumes(tmp_path, files):
     result = cli("novelty-experiment", "--problems", problems, "--model", model, "--repeats", 2, "--max-iter", 3,
                  "-o", out)
     assert result.returncode == 0, result.stderr
-    assert "20 run(s) done, 0 done before; 0 failed iteration(s); cost this session $0.0600" in result.stdout
+    analysis = json.loads((out / "analysis.json").read_text())
+    spent = "$0.0600 (6,000 tokens)"  # 60 calls of 100 tokens each
+    assert f"20 run(s) done, 0 done before; 0 failed iteration(s); spent this session {spent}" in result.stdout
+    assert f"spent {spent}." in (out / "summary.md").read_text()
     assert "[20/20] ok backups/random-perspective/1" in result.stderr  # plain progress, with the cost
 
     analysis = json.loads((out / "analysis.json").read_text())
@@ -194,4 +198,7 @@ def test_embedded_model_offline(tmp_path, embedded_model):
     assert sum(row["proposals"] for row in analysis["runs"]) > 0
     assert all(0.0 <= s <= 2.0 for row in analysis["runs"] for s in row["scores"])
     assert all((out / "plots" / f"{name}.png").exists() for name in ("novelty_per_iteration", "embeddings_pca"))
+    # a free model's runs spent tokens, not "$0.0000": the tokens are what the reader is shown
+    assert analysis["cost_usd"] == 0 and analysis["tokens"] > 0
+    assert f"spent {analysis['tokens']:,} tokens (no cost: a free model)." in (out / "summary.md").read_text()
     assert "| metric | direct |" in (out / "summary.md").read_text()

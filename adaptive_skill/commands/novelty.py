@@ -113,6 +113,7 @@ def experiment_cmd(args: argparse.Namespace) -> int:
     from adaptive_skill.novelty.experiments.problems import load_problems
     from adaptive_skill.novelty.experiments.runner import ExperimentRunner, Plan
     from adaptive_skill.novelty.experiments.store import RecordStore
+    from adaptive_skill.novelty.experiments.tables import spend_text
     from adaptive_skill.progress import Display
 
     try:
@@ -142,7 +143,7 @@ def experiment_cmd(args: argparse.Namespace) -> int:
     written = report.write(plan, RecordStore(out), out, model=llm.model, embedder=embedder.name,
                            plots=not args.no_plots)
     print(f"{outcome.ran} run(s) done, {outcome.skipped} done before; {outcome.failed_iterations} failed "
-          f"iteration(s); cost this session ${outcome.cost:.4f}")
+          f"iteration(s); spent this session {spend_text(outcome.cost, outcome.tokens)}")
     print(f"wrote {', '.join(str(p) for p in written)}")
     if outcome.stopped == "interrupted":
         print("interrupted: re-run the same command to resume")

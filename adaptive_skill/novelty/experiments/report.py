@@ -10,7 +10,7 @@ from adaptive_skill.novelty.experiments.analysis import analyse
 from adaptive_skill.novelty.experiments.page import write_page
 from adaptive_skill.novelty.experiments.runner import Plan
 from adaptive_skill.novelty.experiments.store import RecordStore
-from adaptive_skill.novelty.experiments.tables import write_tables
+from adaptive_skill.novelty.experiments.tables import spend_text, write_tables
 
 
 def write(plan: Plan, store: RecordStore, out: Path, *, model: str, embedder: str, plots: bool = True) -> list[Path]:
@@ -19,8 +19,9 @@ def write(plan: Plan, store: RecordStore, out: Path, *, model: str, embedder: st
     analysis = analyse(records, plan.conditions, jump_threshold=settings.jump_threshold,
                        cluster_similarity=settings.cluster_similarity, seed=plan.base_seed)
     cost = sum(r["cost"]["usd"] for r in records)
+    tokens = sum(r["cost"].get("tokens", 0) for r in records)
     meta = {"problems": len(plan.problems), "repeats": plan.repeats, "max_iterations": settings.max_iterations,
-            "model": model, "embedder": embedder, "cost_usd": round(cost, 6), "records": len(records),
+            "model": model, "embedder": embedder, "cost_usd": round(cost, 6), "tokens": tokens, "records": len(records),
             "planned": len(plan.units()), "threshold": settings.threshold, "jump_threshold": settings.jump_threshold}
     written = write_tables(analysis, out, meta)
     if plots:
@@ -28,6 +29,6 @@ def write(plan: Plan, store: RecordStore, out: Path, *, model: str, embedder: st
 
         images = write_plots(analysis, out / "plots")
         intro = (f"{len(records)} of {len(plan.units())} planned runs; model {model}, embedder {embedder}; "
-                 f"{settings.max_iterations} iterations per run; total cost ${cost:.4f}.")
+                 f"{settings.max_iterations} iterations per run; spent {spend_text(cost, tokens)}.")
         written += [*images, write_page(analysis, out, images, intro)]
     return written

@@ -47,6 +47,7 @@ class Outcome:
     skipped: int = 0
     stopped: str | None = None  # why the experiment ended early: "budget" or "interrupted"
     cost: float = 0.0  # this session's model cost
+    tokens: int = 0  # and its tokens, the figure a free model's run still has
     failed_iterations: int = 0
     labels: list[str] = field(default_factory=list)  # the units run in this session
 
@@ -81,7 +82,8 @@ class ExperimentRunner:
     def run(self) -> Outcome:
         outcome = Outcome()
         texts = {p.id: p.text for p in self.plan.problems}
-        start_cost = self.accounting.totals().cost
+        start = self.accounting.totals()
+        start_cost, start_tokens = start.cost, start.total_tokens
         self.display.cycle(lambda: self.accounting.totals().cost)
         units = self.plan.units()
         with self.display.phase("novelty experiment", len(units)) as phase:
@@ -109,7 +111,8 @@ class ExperimentRunner:
                 note = f"{len(run.proposals)}/{len(run.iterations)} tasks" + (
                     f", best {best.novelty.score:.3f}" if best else "")
                 phase.finished(unit.label, "ok" if run.proposals else "error", note)
-        outcome.cost = self.accounting.totals().cost - start_cost
+        end = self.accounting.totals()
+        outcome.cost, outcome.tokens = end.cost - start_cost, end.total_tokens - start_tokens
         return outcome
 
     def _seed(self, unit: Unit) -> int:

@@ -17,6 +17,14 @@ _RUN_COLUMNS = ["problem", "condition", "repeat", "seed", "proposals", "failures
                 "cost_usd"]
 
 
+def spend_text(usd: float, tokens: int) -> str:
+    """What the runs spent: "$0.0600 (12,000 tokens)"; a free or local model's "$0.0000" alone would
+    read as nothing done, so its tokens stand in front: "12,000 tokens (no cost: a free model)"."""
+    if usd > 0:
+        return f"${usd:.4f} ({tokens:,} tokens)"
+    return f"{tokens:,} tokens (no cost: a free model)"
+
+
 def write_tables(analysis: Analysis, out: Path, meta: dict[str, Any]) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out / "analysis.json", {**meta, **analysis.to_dict()})
@@ -53,7 +61,7 @@ def summary_markdown(analysis: Analysis, meta: dict[str, Any]) -> str:
     lines = ["# Novelty experiment", "",
              f"{meta['problems']} problem(s) x {len(analysis.conditions)} condition(s) x {meta['repeats']} repeat(s), "
              f"{meta['max_iterations']} iterations each; model `{meta['model']}`, embedder `{meta['embedder']}`; "
-             f"total cost ${meta['cost_usd']:.4f}.", "",
+             f"spent {spend_text(meta['cost_usd'], meta['tokens'])}.", "",
              f"## Per condition (mean [{level} bootstrap interval])", "",
              "| metric | " + " | ".join(analysis.conditions) + " |",
              "|---|" + "---|" * len(analysis.conditions)]
