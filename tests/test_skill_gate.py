@@ -254,3 +254,102 @@ def test_a_placement_check_that_fails_warns_and_the_tag_is_still_made(tmp_path):
     assert events[0] == ("placements_untried", {"cycle": 1, "tasks": None, "placements": None,
                                                 "error": "OSError: disk gone"})
     assert "WARNING cycle 1" in events[1][1]
+
+
+@pytest.mark.docker
+def test_an_undecided_skill_gets_rounds_of_its_own_on_its_tasks_alone(tmp_path, docker_client, base_image):
+    """gating.skill_max_rounds: after the whole candidate's two rounds, alpha-recipe is kept (it fixes
+    both its tasks) and gamma-recipe is undecided (it fixes one of its two). A third round then runs
+    gamma's two holdout tasks alone, on both sides, with round 3's seed, and decides it; the whole
+    candidate's statistic stays on its two rounds."""
+    from adaptive_skill.tasks.loader import load_suite
+    from adaptive_skill.tasks.split import split_suite
+
+    suite = tmp_path / "suite"
+    for kind in ("alpha", "gamma"):
+        for i in range(4):
+            task = make_task(suite, f"{kind}-{i}")
+            (task / "instruction.md").write_text(f"Write 42 to /app/answer.txt for the {kind} service number {i}.")
+            toml = (task / "task.toml").read_text().replace('"file-operations"', f'"{kind}"')
+            (task / "task.toml").write_text(toml)
+    _, holdout = split_suite(load_suite(suite), 0.5, 1)
+    gamma = sorted(t.id for t in holdout if t.id.startswith("gamma"))
+    assert len(gamma) == 2  # stratified by category: two of each kind held out
+    fixable = suite / gamma[0] / "instruction.md"
+    fixable.write_text(fixable.read_text() + " It is fixable.")
+    agent = [
+        {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "done"}}]},
+        {"when": r"(alpha-recipe \(already read|gamma-recipe \(already read[\s\S]*fixable)", "tool_calls": [
+            {"name": "bash", "arguments": {"command": "echo 42 > /app/answer.txt"}}]},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": "echo PLAIN"}}]},
+    ]
+    judge = [{"content": {"score": 5, "category": "alpha", "outcome": "Did something.", "failure_reason": None}}]
+    evolver = [
+        {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "two recipes"}}]},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": _skill(
+            "alpha-recipe", "Use for alpha service answer files.") + "\n" + _skill(
+            "gamma-recipe", "Use for gamma service answer files.")}}]},
+    ]
+    models = {}
+    for role, script in {"agent": agent, "judge": judge, "evolver": evolver}.items():
+        (tmp_path / f"{role}.yaml").write_text(yaml.safe_dump(script))
+        models[role] = {"model": f"scripted/{tmp_path / f'{role}.yaml'}"}
+    config = {"max_skills": 4, "batch_size": 2, "holdout_ratio": 0.5, "max_cycles": 1, "workers": 2, "seed": 1,
+              "skill_in_prompt_tokens": 300,
+              "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
+              "models": models, "limits": {"max_steps": 4}, "evolver": {"mode": "single"},
+              "explore": {"passes": 0, "reflect": False, "agree": False},
+              "gating": {"per_skill": True, "temperature": 0.3, "min_rounds": 2, "max_rounds": 2,
+                         "skill_max_rounds": 3}}
+    (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(config))
+    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id="skill-rounds", log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    run = engine.run_dir.root
+    gate = json.loads((run / "cycles" / "001" / "gate.json").read_text())
+    decided = {d["skill"]: (d["verdict"], d["tasks"]) for d in gate["skills"]}
+    assert decided["alpha-recipe"][0] == "keep" and decided["gamma-recipe"] == ("drop", gamma)
+    assert "after 3 round(s)" in next(d["reason"] for d in gate["skills"] if d["skill"] == "gamma-recipe")
+    # the third round ran gamma's two tasks alone, on both sides
+    assert gate["rounds"] == 2 and len(gate["round_scores"]) == 2 and len(gate["round_scores"][0]) == 4
+    assert [sorted(r) for r in gate["skill_round_scores"]] == [gamma]
+    assert gate["rollouts"] == 2 * 4 * 2 + 2 * 2
+    assert sorted(p.stem for p in (run / "cycles" / "001" / "gate-mutated" / "r2" / "results").glob("*.json")) == gamma
+    baseline_r2 = next(run.glob("baselines/*/gate-*/r2/results"))
+    assert sorted(p.stem for p in baseline_r2.glob("*.json")) == gamma
+    rounds = [e["round"] for e in engine.run_dir.events() if e["event"] == "gate_skill" and e["skill"] == "gamma-recipe"]
+    assert rounds == [1, 2, 3]
+    decision = next(e for e in engine.run_dir.events() if e["event"] == "gate_decision")
+    assert decision["rounds"] == 2 and decision["skill_rounds"] == 1
+    from adaptive_skill.engine.records import GateResult
+
+    assert GateResult.from_dict(gate).evidence()[0].startswith(
+        "2 round(s) (1 more round(s) on the undecided skills' tasks), 20 attempts")
+    assert WorkspaceRepo.open(run / "workspace").tags()[-1].metrics["skills_kept"] == ["alpha-recipe"]
+
+
+def test_a_skill_undecided_at_max_rounds_continues_to_skill_max_rounds():
+    """With gating.skill_max_rounds, a skill undecided at the whole candidate's last round is not
+    dropped there: it continues, and is decided by its own cap (its futility boundary rises to 0 at
+    skill_max_rounds, not at max_rounds)."""
+    placed = {"a1": "alpha", "a2": "alpha"}
+    mixed = [{"a1": (0, 1), "a2": (0, 0)}, {"a1": (0, 1), "a2": (0, 0)}]
+    capped = GatingConfig(min_rounds=2, max_rounds=2, per_skill=True)
+    longer = GatingConfig(min_rounds=2, max_rounds=2, per_skill=True, skill_max_rounds=4)
+    assert skill_decisions(mixed, placed, ["alpha"], capped, final=True)["alpha"].verdict == "drop"
+    assert skill_decisions(mixed, placed, ["alpha"], longer, final=False)["alpha"].verdict == "continue"
+    # a round of its own holds its tasks alone; at its cap, undecided is dropped, with the cap in the reason
+    own = mixed + [{"a1": (0, 1), "a2": (0, 0)}] * 2
+    last = skill_decisions(own, placed, ["alpha"], longer, final=True)["alpha"]
+    assert last.verdict == "drop" and "after 4 round(s)" in last.reason
+    helped = mixed + [{"a1": (0, 1), "a2": (0, 1)}] * 2
+    assert skill_decisions(helped, placed, ["alpha"], longer, final=True)["alpha"].verdict == "keep"
+
+
+def test_skill_max_rounds_is_checked_where_it_is_set():
+    with pytest.raises(ValueError, match="needs per_skill"):
+        GatingConfig(skill_max_rounds=4)
+    with pytest.raises(ValueError, match="must not be below max_rounds"):
+        GatingConfig(per_skill=True, max_rounds=4, skill_max_rounds=3)
+    assert GatingConfig(per_skill=True, max_rounds=2, skill_max_rounds=4).last_round == 4
+    assert GatingConfig(per_skill=True, max_rounds=2).last_round == 2
+    assert GatingConfig(max_rounds=5).last_round == 5

@@ -27,6 +27,12 @@ class GatingConfig(_Strict):
     # skill_decisions); the candidate is accepted with the skills kept, if any. Needs
     # skill_in_prompt_tokens > 0.
     per_skill: bool = False
+    # The gate per skill's own cap on rounds: a skill still undecided when the whole candidate's rounds
+    # end (max_rounds, or earlier once every skill is decided) gets more rounds, run only on the holdout
+    # tasks placed for the undecided skills, on both sides, until each is decided or this many rounds in
+    # all. A family's recipe is placed for a few tasks: 2 rounds rarely tell +30 points on 5 tasks from
+    # noise, and 2 more rounds on those 5 tasks cost 20 attempts, not 2 x the holdout. None: max_rounds.
+    skill_max_rounds: int | None = Field(None, ge=1)
     accept_at: float = Field(2.5, gt=0.0)  # log-likelihood ratio at which the change is accepted
     reject_at: float = Field(2.25, gt=0.0)  # ... rejected at -reject_at, rising to 0 at max_rounds
     min_task_sd: float = Field(0.10, gt=0.0, le=1.0)  # floor on the between-task sd of the change's effect
@@ -46,4 +52,20 @@ class GatingConfig(_Strict):
     def _rounds(self) -> GatingConfig:
         if self.min_rounds > self.max_rounds:
             raise ValueError("min_rounds must not exceed max_rounds")
+        if self.skill_max_rounds is not None and not self.per_skill:
+            raise ValueError("skill_max_rounds needs per_skill: true (the rounds it adds judge each skill on its own)")
+        if self.skill_max_rounds is not None and self.skill_max_rounds < self.max_rounds:
+            raise ValueError("skill_max_rounds must not be below max_rounds: it adds rounds for the skills "
+                             "still undecided, it does not cut the whole candidate's")
         return self
+
+    @property
+    def skill_rounds(self) -> int:
+        """The rounds a skill may be judged on in all (gating.per_skill): skill_max_rounds, or max_rounds."""
+        return self.skill_max_rounds if self.skill_max_rounds is not None else self.max_rounds
+
+    @property
+    def last_round(self) -> int:
+        """How many gate rounds (their sampling seeds 0..last_round-1) a gate may decide on: the curve's
+        fresh rounds start at or above it."""
+        return self.skill_rounds if self.per_skill else self.max_rounds

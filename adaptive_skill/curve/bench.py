@@ -31,6 +31,7 @@ def describe(config: EvolveConfig) -> dict:
             "cycles": config.max_cycles, "repeats": curve.repeats, "max_steps": config.limits.max_steps,
             "holdout_tasks": curve.holdout_tasks, "temperature": config.gating.temperature,
             "evolver": config.evolver.mode, "gate_rounds": config.gating.max_rounds,
+            **({"skill_rounds": config.gating.skill_max_rounds} if config.gating.skill_max_rounds else {}),
             "labels": not config.trajectory_only, "skill_in_prompt": config.skill_in_prompt_tokens,
             "holdout_ratio": config.holdout_ratio, "judge_check": config.gating.judge_check,
             **({"check_before_submit": True} if agent.check_before_submit else {}),
@@ -242,7 +243,7 @@ class Bench:
                 key = str(path.resolve())
                 self.part(f"workspace:{key}", lambda key=key: self.evaluate(f"(d) {Path(key).name}", Path(key)))
         split = curve.expert_written_from.model_dump() if curve.expert_written_from else None
-        rounds = {"first": curve.first_round, "gate_rounds": self.config.gating.max_rounds}
+        rounds = {"first": curve.first_round, "gate_rounds": self.config.gating.last_round}
         results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.shown, expert_split=split,
                             rounds=rounds)
         write_outputs(results, self.out)

@@ -1,10 +1,18 @@
 """Gate: the candidate against the accepted workspace on the holdout tasks, round by round (holdout.py
 runs and scores each round) until the sequential rule decides (sequential.py), the judge checked
-against the verifier on the way. The Commit phase carries the decision out (phase_commit.py)."""
+against the verifier on the way; with gating.per_skill, then the skills' own rounds on the tasks of the
+skills still undecided (gating.skill_max_rounds). The Commit phase carries the decision out
+(phase_commit.py)."""
 
 from __future__ import annotations
 
-from adaptive_skill.engine.holdout import evaluate_holdout, export_baseline, holdout_rounds_dir
+from adaptive_skill.engine.holdout import (
+    attempt_tasks,
+    evaluate_holdout,
+    export_baseline,
+    holdout_rounds_dir,
+    score_round,
+)
 from adaptive_skill.engine.records import EvolveResult, GateResult, GateStatistic
 from adaptive_skill.engine.sequential import (
     Round,
@@ -52,7 +60,7 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
                              delta=_round(stat.delta), se=_round(stat.se), tasks=stat.tasks, pairs=stat.pairs)
         if changed:
             remember_placements(placed, mutated.placed)
-            per_skill = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.max_rounds)
+            per_skill = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.skill_rounds)
             for one in per_skill.values():
                 engine.run_dir.event("gate_skill", cycle=n, round=r + 1, skill=one.skill, verdict=one.verdict,
                                      tasks=len(one.tasks), llr=round(one.statistic.llr, 4) if one.statistic else None)
@@ -62,15 +70,22 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
         if decision.final:
             break
     assert decision is not None  # max_rounds >= 1
+    whole = len(rounds)  # the whole candidate's rounds: every holdout task on both sides
+    skill_attempts = 0
+    for r in range(whole, g.skill_rounds if changed else whole):
+        if all(d.verdict != "continue" for d in per_skill.values()):
+            break
+        extra, per_skill = skill_round(engine, n, r, placed, per_skill, changed, baseline_dir, baseline_rounds, rounds)
+        skill_attempts += extra
     stat = decision.statistic
     check = judge_check(engine, n, judged)
-    per_task = [{"task": task, "baseline": _round(_mean([r[task][0] for r in rounds if task in r])),
-                 "mutated": _round(_mean([r[task][1] for r in rounds if task in r])),
+    per_task = [{"task": task, "baseline": _round(_mean([r[task][0] for r in rounds[:whole] if task in r])),
+                 "mutated": _round(_mean([r[task][1] for r in rounds[:whole] if task in r])),
                  "difference": _round(difference)} for task, difference in stat.per_task.items()]
     scored = [row for row in per_task if row["baseline"] is not None and row["mutated"] is not None]
     mutated_mean = _mean([row["mutated"] for row in scored])
     baseline_mean = _mean([row["baseline"] for row in scored])
-    rollouts = 2 * len(engine.holdout) * len(rounds)
+    rollouts = 2 * len(engine.holdout) * whole + skill_attempts
     accepted, verdict, reason = decision.accepted, decision.verdict, decision.reason
     kept = [s for s, d in per_skill.items() if d.verdict == "keep"]
     dropped = [s for s, d in per_skill.items() if d.verdict != "keep"]
@@ -78,25 +93,51 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
         accepted, verdict = bool(kept), "accept" if kept else "reject"
         reason = (f"per skill: kept {', '.join(kept) or 'none'}; dropped {', '.join(dropped) or 'none'} "
                   f"(whole candidate: {decision.reason})")
-    engine.run_dir.event("gate_decision", cycle=n, verdict=verdict, rounds=len(rounds), rollouts=rollouts,
-                         baseline_rounds_reused=min(reused, len(rounds)), llr=round(stat.llr, 4),
+    engine.run_dir.event("gate_decision", cycle=n, verdict=verdict, rounds=whole, rollouts=rollouts,
+                         skill_rounds=len(rounds) - whole,
+                         baseline_rounds_reused=min(reused, whole), llr=round(stat.llr, 4),
                          delta=_round(stat.delta), reason=reason)
     result = GateResult(accepted=accepted, verdict=verdict, reason=reason, gated=True,
-                        score=g.score, rounds=len(rounds), rollouts=rollouts,
-                        baseline_rounds_reused=min(reused, len(rounds)),
+                        score=g.score, rounds=whole, rollouts=rollouts,
+                        baseline_rounds_reused=min(reused, whole),
                         statistic=GateStatistic(llr=round(stat.llr, 4), delta=_round(stat.delta),
                                                 se=_round(stat.se), tasks=stat.tasks, pairs=stat.pairs,
                                                 identical=stat.identical),
                         mutated_mean=_round(mutated_mean), baseline_mean=_round(baseline_mean),
                         delta=_round(stat.delta), per_task=per_task,
                         unscored=sorted(t.id for t in engine.holdout if t.id not in stat.per_task),
-                        round_scores=[{task: list(pair) for task, pair in one.items()} for one in rounds],
+                        round_scores=[{task: list(pair) for task, pair in one.items()} for one in rounds[:whole]],
+                        skill_round_scores=[{task: list(pair) for task, pair in one.items()}
+                                            for one in rounds[whole:]],
                         judge_check=check, temperature=g.temperature,
                         mutated_commit=evolved.candidate, baseline_commit=engine.state.accepted_commit,
                         skills=[d.to_dict() for d in per_skill.values()], kept_skills=kept, dropped_skills=dropped)
     for line in result.evidence():
         engine.log(f"cycle {n} gate: {line}")
     return result
+
+
+def skill_round(engine, n: int, r: int, placed: dict[str, str | None], per_skill: dict[str, SkillDecision],
+               changed: list[str], baseline_dir, baseline_rounds, rounds: list[Round]) -> tuple[int, dict]:
+    """One of the skills' own rounds (gating.skill_max_rounds): gate round r's seed on both sides, on the
+    holdout tasks placed for the skills still undecided only; the round is appended to `rounds` and
+    every skill decided again. Returns the attempts it ran and the new decisions."""
+    g = engine.config.gating
+    open_skills = {s for s, d in per_skill.items() if d.verdict == "continue"}
+    tasks = [t for t in engine.holdout if placed.get(t.id) in open_skills]
+    title = f"cycle {n} gate round {r + 1}, the undecided skills' {len(tasks)} task(s)"
+    mutated = score_round(engine, attempt_tasks(engine, tasks, engine.run_dir.workspace,
+                                                engine.run_dir.cycle_dir(n) / "gate-mutated", f"{title} (mutated)", r))
+    baseline = score_round(engine, attempt_tasks(engine, tasks, baseline_dir / "workspace", baseline_rounds,
+                                                 f"{title} (baseline)", r))
+    rounds.append({task.id: (baseline.scores.get(task.id), mutated.scores.get(task.id)) for task in tasks})
+    again = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.skill_rounds)
+    decided = {s: again[s] if s in open_skills else d for s, d in per_skill.items()}  # a decision stands
+    for skill in sorted(open_skills):
+        one = decided[skill]
+        engine.run_dir.event("gate_skill", cycle=n, round=r + 1, skill=one.skill, verdict=one.verdict,
+                             tasks=len(one.tasks), llr=round(one.statistic.llr, 4) if one.statistic else None)
+    return 2 * len(tasks), decided
 
 
 def remember_placements(placed: dict[str, str | None], seen: dict[str, str | None]) -> None:

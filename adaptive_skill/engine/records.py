@@ -178,6 +178,9 @@ class GateResult:
     per_task: list[dict[str, Any]] = field(default_factory=list)
     unscored: list[str] = field(default_factory=list)
     round_scores: list[dict[str, list[float | None]]] = field(default_factory=list)
+    # gating.skill_max_rounds: the skills' own rounds after the whole candidate's (rounds + 1, ...), each
+    # on the tasks of the skills then undecided; not part of the whole candidate's statistic
+    skill_round_scores: list[dict[str, list[float | None]]] = field(default_factory=list)
     judge_check: dict[str, Any] = field(default_factory=dict)
     temperature: float | None = None
     mutated_commit: str | None = None
@@ -228,7 +231,9 @@ class GateResult:
         if not self.gated:
             return [f"not gated: {self.reason}"]
         better, worse, same = self.moved()
-        lines = [f"{self.rounds} round(s), {self.rollouts} attempts; holdout pass rate mutated "
+        own = (f" ({len(self.skill_round_scores)} more round(s) on the undecided skills' tasks)"
+               if self.skill_round_scores else "")
+        lines = [f"{self.rounds} round(s){own}, {self.rollouts} attempts; holdout pass rate mutated "
                  f"{_percent(self.mutated_mean)} vs baseline {_percent(self.baseline_mean)}; "
                  f"{better} task(s) better, {worse} worse, {same} unchanged"]
         moved = sorted(self.differences(), key=lambda pair: -abs(pair[1]))

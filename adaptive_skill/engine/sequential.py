@@ -156,10 +156,12 @@ def skill_decisions(rounds: list[Round], placed: dict[str, str | None], skills: 
     the skill placed for it on the candidate's side, None: none). A skill whose own test accepts is
     kept, one whose test rejects is dropped; one still undecided is "continue", or, when `final`
     (no round is left), dropped: no evidence that it helps is no reason to ship it. A skill placed for
-    fewer than two holdout tasks cannot be judged (no spread between tasks) and is dropped."""
+    fewer than two holdout tasks cannot be judged (no spread between tasks) and is dropped. A skill's
+    rounds run to gating.skill_rounds (skill_max_rounds, else max_rounds): its futility boundary
+    rises to 0 there, and a round of `rounds` may hold only some tasks (the skills' own rounds)."""
     shift = math.log(len(skills)) if len(skills) > 1 else 0.0
     strict = gating.model_copy(update={"accept_at": gating.accept_at + shift, "reject_at": gating.reject_at + shift,
-                                       "effect": gating.skill_effect})
+                                       "effect": gating.skill_effect, "max_rounds": gating.skill_rounds})
     out: dict[str, SkillDecision] = {}
     for skill in skills:
         tasks = sorted(t for t, s in placed.items() if s == skill)
