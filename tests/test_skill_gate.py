@@ -260,8 +260,8 @@ def test_a_placement_check_that_fails_warns_and_the_tag_is_still_made(tmp_path):
 def test_an_undecided_skill_gets_rounds_of_its_own_on_its_tasks_alone(tmp_path, docker_client, base_image):
     """gating.skill_max_rounds: after the whole candidate's two rounds, alpha-recipe is kept (it fixes
     both its tasks) and gamma-recipe is undecided (it fixes one of its two). A third round then runs
-    gamma's two holdout tasks alone, on both sides, with round 3's seed, and decides it; the whole
-    candidate's statistic stays on its two rounds."""
+    gamma's two holdout tasks alone, on both sides, with a seed of the skills' own stream, and decides
+    it; the whole candidate's statistic stays on its two rounds."""
     from adaptive_skill.tasks.loader import load_suite
     from adaptive_skill.tasks.split import split_suite
 
@@ -313,9 +313,12 @@ def test_an_undecided_skill_gets_rounds_of_its_own_on_its_tasks_alone(tmp_path, 
     assert gate["rounds"] == 2 and len(gate["round_scores"]) == 2 and len(gate["round_scores"][0]) == 4
     assert [sorted(r) for r in gate["skill_round_scores"]] == [gamma]
     assert gate["rollouts"] == 2 * 4 * 2 + 2 * 2
-    assert sorted(p.stem for p in (run / "cycles" / "001" / "gate-mutated" / "r2" / "results").glob("*.json")) == gamma
-    baseline_r2 = next(run.glob("baselines/*/gate-*/r2/results"))
-    assert sorted(p.stem for p in baseline_r2.glob("*.json")) == gamma
+    # sampled as gate round 1002, a seed stream apart from the whole rounds (r0, r1) and a curve's (r2, ...)
+    own = run / "cycles" / "001" / "gate-mutated" / "r1002" / "results"
+    assert sorted(p.stem for p in own.glob("*.json")) == gamma
+    assert sorted(p.name for p in (run / "cycles" / "001" / "gate-mutated").iterdir()) == ["r0", "r1", "r1002"]
+    baseline_own = next(run.glob("baselines/*/gate-*/r1002/results"))
+    assert sorted(p.stem for p in baseline_own.glob("*.json")) == gamma
     rounds = [e["round"] for e in engine.run_dir.events() if e["event"] == "gate_skill" and e["skill"] == "gamma-recipe"]
     assert rounds == [1, 2, 3]
     decision = next(e for e in engine.run_dir.events() if e["event"] == "gate_decision")
@@ -350,6 +353,5 @@ def test_skill_max_rounds_is_checked_where_it_is_set():
         GatingConfig(skill_max_rounds=4)
     with pytest.raises(ValueError, match="must not be below max_rounds"):
         GatingConfig(per_skill=True, max_rounds=4, skill_max_rounds=3)
-    assert GatingConfig(per_skill=True, max_rounds=2, skill_max_rounds=4).last_round == 4
-    assert GatingConfig(per_skill=True, max_rounds=2).last_round == 2
-    assert GatingConfig(max_rounds=5).last_round == 5
+    assert GatingConfig(per_skill=True, max_rounds=2, skill_max_rounds=4).skill_rounds == 4
+    assert GatingConfig(per_skill=True, max_rounds=2).skill_rounds == 2

@@ -25,8 +25,7 @@ class CurveConfig(_Strict):
     repeats: int = Field(2, ge=1)  # seeded repeats per workspace: gate rounds first_round..first_round+repeats-1
     # The gate round whose seed the first repeat samples with. 0: the gate's own rounds, so the seed's
     # repeats are cycle 1's baseline and a tag's figures are the rounds that accepted it. At or above
-    # gating.max_rounds (gating.skill_max_rounds, if higher): fresh sampling seeds no gate decided on (the
-    # seed is evaluated again for them).
+    # gating.max_rounds: fresh sampling seeds no gate decided on (the seed is evaluated again for them).
     first_round: int = Field(0, ge=0)
     evolve: bool = True  # the evolve run (the config's cycles), then each accepted tag evo-N
     expert: Path | None = None  # a hand-written workspace: the headroom (expert - seed)

@@ -64,8 +64,3 @@ class GatingConfig(_Strict):
         """The rounds a skill may be judged on in all (gating.per_skill): skill_max_rounds, or max_rounds."""
         return self.skill_max_rounds if self.skill_max_rounds is not None else self.max_rounds
 
-    @property
-    def last_round(self) -> int:
-        """How many gate rounds (their sampling seeds 0..last_round-1) a gate may decide on: the curve's
-        fresh rounds start at or above it."""
-        return self.skill_rounds if self.per_skill else self.max_rounds

@@ -243,7 +243,7 @@ class Bench:
                 key = str(path.resolve())
                 self.part(f"workspace:{key}", lambda key=key: self.evaluate(f"(d) {Path(key).name}", Path(key)))
         split = curve.expert_written_from.model_dump() if curve.expert_written_from else None
-        rounds = {"first": curve.first_round, "gate_rounds": self.config.gating.last_round}
+        rounds = {"first": curve.first_round, "gate_rounds": self.config.gating.max_rounds}
         results = summarise(self.state, self.out / "runs" / RUN_ID, engine, self.shown, expert_split=split,
                             rounds=rounds)
         write_outputs(results, self.out)

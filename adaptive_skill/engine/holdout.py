@@ -149,6 +149,13 @@ def verifier_score(result: AttemptResult, score: str) -> float | None:
     return None
 
 
+# The skills' own rounds (gating.skill_max_rounds: round r of a skill, r >= max_rounds) sample as gate
+# round SKILL_ROUNDS + r, kept under r<SKILL_ROUNDS + r>: a seed stream apart from the whole candidate's
+# rounds and from a curve's fresh ones (curve.first_round), so no attempt a skill was decided on is
+# reused to measure the tag that keeps it.
+SKILL_ROUNDS = 1000
+
+
 def gate_seed(run_seed: int, round_index: int) -> int:
     """The agent's sampling seed in gate round `round_index`: the same on both sides and in replay."""
     digest = hashlib.sha256(f"gate-{run_seed}-{round_index}".encode()).hexdigest()

@@ -7,6 +7,7 @@ skills still undecided (gating.skill_max_rounds). The Commit phase carries the d
 from __future__ import annotations
 
 from adaptive_skill.engine.holdout import (
+    SKILL_ROUNDS,
     attempt_tasks,
     evaluate_holdout,
     export_baseline,
@@ -119,17 +120,19 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
 
 def skill_round(engine, n: int, r: int, placed: dict[str, str | None], per_skill: dict[str, SkillDecision],
                changed: list[str], baseline_dir, baseline_rounds, rounds: list[Round]) -> tuple[int, dict]:
-    """One of the skills' own rounds (gating.skill_max_rounds): gate round r's seed on both sides, on the
-    holdout tasks placed for the skills still undecided only; the round is appended to `rounds` and
-    every skill decided again. Returns the attempts it ran and the new decisions."""
+    """One of the skills' own rounds (gating.skill_max_rounds), the (r + 1)th a skill is judged on: the
+    holdout tasks placed for the skills still undecided, alone, on both sides, sampled as gate round
+    SKILL_ROUNDS + r (holdout.py: a seed stream no whole round or curve uses); the round is appended to
+    `rounds` and the undecided skills decided again. Returns the attempts it ran and the decisions."""
     g = engine.config.gating
     open_skills = {s for s, d in per_skill.items() if d.verdict == "continue"}
     tasks = [t for t in engine.holdout if placed.get(t.id) in open_skills]
     title = f"cycle {n} gate round {r + 1}, the undecided skills' {len(tasks)} task(s)"
     mutated = score_round(engine, attempt_tasks(engine, tasks, engine.run_dir.workspace,
-                                                engine.run_dir.cycle_dir(n) / "gate-mutated", f"{title} (mutated)", r))
+                                                engine.run_dir.cycle_dir(n) / "gate-mutated", f"{title} (mutated)",
+                                                SKILL_ROUNDS + r))
     baseline = score_round(engine, attempt_tasks(engine, tasks, baseline_dir / "workspace", baseline_rounds,
-                                                 f"{title} (baseline)", r))
+                                                 f"{title} (baseline)", SKILL_ROUNDS + r))
     rounds.append({task.id: (baseline.scores.get(task.id), mutated.scores.get(task.id)) for task in tasks})
     again = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.skill_rounds)
     decided = {s: again[s] if s in open_skills else d for s, d in per_skill.items()}  # a decision stands
