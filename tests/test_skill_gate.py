@@ -256,12 +256,10 @@ def test_a_placement_check_that_fails_warns_and_the_tag_is_still_made(tmp_path):
     assert "WARNING cycle 1" in events[1][1]
 
 
-@pytest.mark.docker
-def test_an_undecided_skill_gets_rounds_of_its_own_on_its_tasks_alone(tmp_path, docker_client, base_image):
-    """gating.skill_max_rounds: after the whole candidate's two rounds, alpha-recipe is kept (it fixes
-    both its tasks) and gamma-recipe is undecided (it fixes one of its two). A third round then runs
-    gamma's two holdout tasks alone, on both sides, with a seed of the skills' own stream, and decides
-    it; the whole candidate's statistic stays on its two rounds."""
+def _alpha_gamma_run(tmp_path: Path, gating: dict, run_id: str):
+    """A run whose candidate adds alpha-recipe (fixes both its holdout tasks) and gamma-recipe (fixes one
+    of its two): under two rounds, alpha is kept and gamma undecided. Returns the engine, run, and
+    gamma's holdout tasks."""
     from adaptive_skill.tasks.loader import load_suite
     from adaptive_skill.tasks.split import split_suite
 
@@ -299,12 +297,20 @@ def test_an_undecided_skill_gets_rounds_of_its_own_on_its_tasks_alone(tmp_path, 
               "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
               "models": models, "limits": {"max_steps": 4}, "evolver": {"mode": "single"},
               "explore": {"passes": 0, "reflect": False, "agree": False},
-              "gating": {"per_skill": True, "temperature": 0.3, "min_rounds": 2, "max_rounds": 2,
-                         "skill_max_rounds": 3}}
+              "gating": {"per_skill": True, "temperature": 0.3, "min_rounds": 2, "max_rounds": 2, **gating}}
     (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(config))
-    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id="skill-rounds", log=lambda line: None)
+    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id=run_id, log=lambda line: None)
     assert engine.run() == "max_cycles"
-    run = engine.run_dir.root
+    return engine, engine.run_dir.root, gamma
+
+
+@pytest.mark.docker
+def test_an_undecided_skill_gets_rounds_of_its_own_on_its_tasks_alone(tmp_path, docker_client, base_image):
+    """gating.skill_max_rounds: after the whole candidate's two rounds, alpha-recipe is kept (it fixes
+    both its tasks) and gamma-recipe is undecided (it fixes one of its two). A third round then runs
+    gamma's two holdout tasks alone, on both sides, with a seed of the skills' own stream, and decides
+    it; the whole candidate's statistic stays on its two rounds."""
+    engine, run, gamma = _alpha_gamma_run(tmp_path, {"skill_max_rounds": 3}, "skill-rounds")
     gate = json.loads((run / "cycles" / "001" / "gate.json").read_text())
     decided = {d["skill"]: (d["verdict"], d["tasks"]) for d in gate["skills"]}
     assert decided["alpha-recipe"][0] == "keep" and decided["gamma-recipe"] == ("drop", gamma)
@@ -328,6 +334,43 @@ def test_an_undecided_skill_gets_rounds_of_its_own_on_its_tasks_alone(tmp_path, 
     assert GateResult.from_dict(gate).evidence()[0].startswith(
         "2 round(s) (1 more round(s) on the undecided skills' tasks), 20 attempts")
     assert WorkspaceRepo.open(run / "workspace").tags()[-1].metrics["skills_kept"] == ["alpha-recipe"]
+
+
+@pytest.mark.docker
+def test_skill_rounds_gives_a_finished_gates_undecided_skill_its_rounds(tmp_path, docker_client, base_image):
+    """benchmarks/evolution/skill_rounds.py on a run gated without skill_max_rounds: gamma-recipe, dropped
+    as undecided after two rounds, gets a third round of its own (its tasks alone, both sides, under
+    DIR, the run's record untouched) and the library written keeps alpha-recipe alone."""
+    import subprocess
+    import sys
+
+    engine, run, gamma = _alpha_gamma_run(tmp_path, {}, "no-skill-rounds")
+    gate = json.loads((run / "cycles" / "001" / "gate.json").read_text())
+    assert {d["skill"]: d["verdict"] for d in gate["skills"]} == {"alpha-recipe": "keep", "gamma-recipe": "drop"}
+    recorded = sorted(p.name for p in (run / "cycles" / "001" / "gate-mutated").iterdir())
+    out = tmp_path / "more"
+    command = [sys.executable, str(REPO / "benchmarks" / "evolution" / "skill_rounds.py"), str(run),
+               "--skill-max-rounds", "3", "--out", str(out), "-q"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "gamma-recipe: continue -> drop" in done.stdout and "alpha-recipe: keep -> keep" in done.stdout
+    report = json.loads((out / "skill-rounds.json").read_text())
+    assert report["skill_rounds"] == 1 and report["attempts"] == 4 and report["kept"] == ["alpha-recipe"]
+    assert [sorted(r) for r in report["skill_round_scores"]] == [gamma]
+    for side in ("gate-mutated", "gate-baseline"):
+        assert sorted(p.stem for p in (out / side / "r1002" / "results").glob("*.json")) == gamma
+    assert sorted(p.name for p in (run / "cycles" / "001" / "gate-mutated").iterdir()) == recorded
+    assert sorted(p.name for p in (out / "workspace" / "skills").iterdir()) == ["alpha-recipe", "check-your-work"]
+    # a rerun reuses the attempts instead of running them again
+    stamps = {p: p.stat().st_mtime_ns for p in out.glob("gate-*/r1002/results/*.json")}
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "1 skill round(s), 4 attempts" in again.stdout
+    assert {p: p.stat().st_mtime_ns for p in out.glob("gate-*/r1002/results/*.json")} == stamps and len(stamps) == 4
+    # a run whose gate judged no skill on its own: one line, exit 2
+    gate["skills"] = []
+    (run / "cycles" / "001" / "gate.json").write_text(json.dumps(gate))
+    refused = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert refused.returncode == 2 and "judged no skill on its own" in refused.stderr and "Traceback" not in refused.stderr
 
 
 def test_a_skill_undecided_at_max_rounds_continues_to_skill_max_rounds():

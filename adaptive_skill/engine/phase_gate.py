@@ -6,6 +6,8 @@ skills still undecided (gating.skill_max_rounds). The Commit phase carries the d
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from adaptive_skill.engine.holdout import (
     SKILL_ROUNDS,
     attempt_tasks,
@@ -76,8 +78,15 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
     for r in range(whole, g.skill_rounds if changed else whole):
         if all(d.verdict != "continue" for d in per_skill.values()):
             break
-        extra, per_skill = skill_round(engine, n, r, placed, per_skill, changed, baseline_dir, baseline_rounds, rounds)
+        undecided = sorted(s for s, d in per_skill.items() if d.verdict == "continue")
+        extra, per_skill = skill_round(engine, f"cycle {n} gate round {r + 1}", r, rounds, placed, per_skill,
+                                       changed, (engine.run_dir.workspace, cycle_dir / "gate-mutated"),
+                                       (baseline_dir / "workspace", baseline_rounds))
         skill_attempts += extra
+        for skill in undecided:
+            one = per_skill[skill]
+            engine.run_dir.event("gate_skill", cycle=n, round=r + 1, skill=one.skill, verdict=one.verdict,
+                                 tasks=len(one.tasks), llr=round(one.statistic.llr, 4) if one.statistic else None)
     stat = decision.statistic
     check = judge_check(engine, n, judged)
     per_task = [{"task": task, "baseline": _round(_mean([r[task][0] for r in rounds[:whole] if task in r])),
@@ -118,29 +127,23 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
     return result
 
 
-def skill_round(engine, n: int, r: int, placed: dict[str, str | None], per_skill: dict[str, SkillDecision],
-               changed: list[str], baseline_dir, baseline_rounds, rounds: list[Round]) -> tuple[int, dict]:
+def skill_round(engine, title: str, r: int, rounds: list[Round], placed: dict[str, str | None],
+               per_skill: dict[str, SkillDecision], changed: list[str], mutated: tuple[Path, Path],
+               baseline: tuple[Path, Path]) -> tuple[int, dict[str, SkillDecision]]:
     """One of the skills' own rounds (gating.skill_max_rounds), the (r + 1)th a skill is judged on: the
-    holdout tasks placed for the skills still undecided, alone, on both sides, sampled as gate round
-    SKILL_ROUNDS + r (holdout.py: a seed stream no whole round or curve uses); the round is appended to
-    `rounds` and the undecided skills decided again. Returns the attempts it ran and the decisions."""
+    holdout tasks placed for the skills still undecided, alone, on both sides (each a workspace and the
+    folder its rounds are kept in), sampled as gate round SKILL_ROUNDS + r (holdout.py: a seed stream
+    no whole round or curve uses). The round is appended to `rounds` and the undecided skills decided
+    again; a decided skill keeps its decision. Returns the attempts it ran and the decisions."""
     g = engine.config.gating
     open_skills = {s for s, d in per_skill.items() if d.verdict == "continue"}
     tasks = [t for t in engine.holdout if placed.get(t.id) in open_skills]
-    title = f"cycle {n} gate round {r + 1}, the undecided skills' {len(tasks)} task(s)"
-    mutated = score_round(engine, attempt_tasks(engine, tasks, engine.run_dir.workspace,
-                                                engine.run_dir.cycle_dir(n) / "gate-mutated", f"{title} (mutated)",
-                                                SKILL_ROUNDS + r))
-    baseline = score_round(engine, attempt_tasks(engine, tasks, baseline_dir / "workspace", baseline_rounds,
-                                                 f"{title} (baseline)", SKILL_ROUNDS + r))
-    rounds.append({task.id: (baseline.scores.get(task.id), mutated.scores.get(task.id)) for task in tasks})
+    title = f"{title}, the undecided skills' {len(tasks)} task(s)"
+    sides = [score_round(engine, attempt_tasks(engine, tasks, workspace, out, f"{title} ({side})", SKILL_ROUNDS + r))
+             for side, (workspace, out) in (("mutated", mutated), ("baseline", baseline))]
+    rounds.append({task.id: (sides[1].scores.get(task.id), sides[0].scores.get(task.id)) for task in tasks})
     again = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.skill_rounds)
-    decided = {s: again[s] if s in open_skills else d for s, d in per_skill.items()}  # a decision stands
-    for skill in sorted(open_skills):
-        one = decided[skill]
-        engine.run_dir.event("gate_skill", cycle=n, round=r + 1, skill=one.skill, verdict=one.verdict,
-                             tasks=len(one.tasks), llr=round(one.statistic.llr, 4) if one.statistic else None)
-    return 2 * len(tasks), decided
+    return 2 * len(tasks), {s: again[s] if s in open_skills else d for s, d in per_skill.items()}
 
 
 def remember_placements(placed: dict[str, str | None], seen: dict[str, str | None]) -> None:
