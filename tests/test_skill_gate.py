@@ -371,6 +371,48 @@ def test_skill_rounds_gives_a_finished_gates_undecided_skill_its_rounds(tmp_path
     (run / "cycles" / "001" / "gate.json").write_text(json.dumps(gate))
     refused = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert refused.returncode == 2 and "judged no skill on its own" in refused.stderr and "Traceback" not in refused.stderr
+    # a skill name that is no folder of skills/ (gate.json is the run's record, the names an LLM's): refused
+    gate["skills"] = [{"skill": "../escape", "tasks": gamma, "verdict": "drop", "reason": "", "statistic": None}]
+    (run / "cycles" / "001" / "gate.json").write_text(json.dumps(gate))
+    hostile = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert hostile.returncode == 2 and "'../escape' is not a folder of skills/" in hostile.stderr
+    assert (out / "workspace" / "skills" / "alpha-recipe").is_dir()  # nothing removed before the check
+
+
+def test_skill_rounds_prunes_without_following_an_llms_links(tmp_path):
+    """The library skill_rounds.py writes: a dropped skill removed or put back as the baseline has it,
+    links copied as links (never followed), a skills/ that is a link refused."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("skill_rounds", REPO / "benchmarks" / "evolution" / "skill_rounds.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("host file\n")
+    candidate, baseline = tmp_path / "candidate", tmp_path / "baseline"
+    for root in (candidate, baseline):
+        (root / "skills" / "kept").mkdir(parents=True)
+        (root / "skills" / "kept" / "SKILL.md").write_text("kept\n")
+    (candidate / "skills" / "new").symlink_to(outside)  # created by the candidate, a link out
+    (candidate / "skills" / "changed").mkdir()
+    (candidate / "skills" / "changed" / "SKILL.md").write_text("v2\n")
+    (baseline / "skills" / "changed").mkdir()
+    (baseline / "skills" / "changed" / "SKILL.md").write_text("v1\n")
+    (baseline / "skills" / "linked").symlink_to(outside)
+    (candidate / "skills" / "linked").mkdir()
+    library = tmp_path / "library"
+    module.prune(candidate, baseline, library, ["new", "changed", "linked"], tmp_path / "gate.json")
+    skills = library / "skills"
+    assert sorted(p.name for p in skills.iterdir()) == ["changed", "kept", "linked"]
+    assert (skills / "changed" / "SKILL.md").read_text() == "v1\n"
+    assert (skills / "linked").is_symlink() and (skills / "linked").readlink() == outside
+    assert (outside / "secret.txt").read_text() == "host file\n" and sorted(outside.iterdir()) == [outside / "secret.txt"]
+    linked = tmp_path / "linked-candidate"
+    linked.mkdir()
+    (linked / "skills").symlink_to(candidate / "skills")
+    with pytest.raises(Exception, match="is a link; not followed"):
+        module.prune(linked, baseline, tmp_path / "library2", ["new"], tmp_path / "gate.json")
 
 
 def test_a_skill_undecided_at_max_rounds_continues_to_skill_max_rounds():

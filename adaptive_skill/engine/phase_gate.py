@@ -79,10 +79,11 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
         if all(d.verdict != "continue" for d in per_skill.values()):
             break
         undecided = sorted(s for s, d in per_skill.items() if d.verdict == "continue")
-        extra, per_skill = skill_round(engine, f"cycle {n} gate round {r + 1}", r, rounds, placed, per_skill,
-                                       changed, (engine.run_dir.workspace, cycle_dir / "gate-mutated"),
-                                       (baseline_dir / "workspace", baseline_rounds))
+        extra, per_skill, seen = skill_round(engine, f"cycle {n} gate round {r + 1}", r, rounds, placed, per_skill,
+                                             changed, (engine.run_dir.workspace, cycle_dir / "gate-mutated"),
+                                             (baseline_dir / "workspace", baseline_rounds))
         skill_attempts += extra
+        judged += seen
         for skill in undecided:
             one = per_skill[skill]
             engine.run_dir.event("gate_skill", cycle=n, round=r + 1, skill=one.skill, verdict=one.verdict,
@@ -129,12 +130,13 @@ def gate(engine, n: int, evolved: EvolveResult) -> GateResult:
 
 def skill_round(engine, title: str, r: int, rounds: list[Round], placed: dict[str, str | None],
                per_skill: dict[str, SkillDecision], changed: list[str], mutated: tuple[Path, Path],
-               baseline: tuple[Path, Path]) -> tuple[int, dict[str, SkillDecision]]:
+               baseline: tuple[Path, Path]) -> tuple[int, dict[str, SkillDecision], list[tuple[float, bool]]]:
     """One of the skills' own rounds (gating.skill_max_rounds), the (r + 1)th a skill is judged on: the
     holdout tasks placed for the skills still undecided, alone, on both sides (each a workspace and the
     folder its rounds are kept in), sampled as gate round SKILL_ROUNDS + r (holdout.py: a seed stream
     no whole round or curve uses). The round is appended to `rounds` and the undecided skills decided
-    again; a decided skill keeps its decision. Returns the attempts it ran and the decisions."""
+    again; a decided skill keeps its decision. Returns the attempts it ran, the decisions, and the
+    (judge score, verifier passed) pairs of its attempts for the judge check."""
     g = engine.config.gating
     open_skills = {s for s, d in per_skill.items() if d.verdict == "continue"}
     tasks = [t for t in engine.holdout if placed.get(t.id) in open_skills]
@@ -143,7 +145,8 @@ def skill_round(engine, title: str, r: int, rounds: list[Round], placed: dict[st
              for side, (workspace, out) in (("mutated", mutated), ("baseline", baseline))]
     rounds.append({task.id: (sides[1].scores.get(task.id), sides[0].scores.get(task.id)) for task in tasks})
     again = skill_decisions(rounds, placed, changed, g, final=r + 1 >= g.skill_rounds)
-    return 2 * len(tasks), {s: again[s] if s in open_skills else d for s, d in per_skill.items()}
+    decided = {s: again[s] if s in open_skills else d for s, d in per_skill.items()}
+    return 2 * len(tasks), decided, sides[0].judged + sides[1].judged
 
 
 def remember_placements(placed: dict[str, str | None], seen: dict[str, str | None]) -> None:

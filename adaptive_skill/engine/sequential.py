@@ -173,5 +173,7 @@ def skill_decisions(rounds: list[Round], placed: dict[str, str | None], skills: 
         verdict = {"accept": "keep", "reject": "drop"}.get(decision.verdict, "drop" if final else "continue")
         reason = decision.reason + (" (undecided when the rounds ran out)" if decision.verdict == "continue"
                                     and final else "")
+        if gating.skill_max_rounds is not None:  # the cap that decided is the skills' own
+            reason = reason.replace(f"max_rounds {strict.max_rounds}", f"skill_max_rounds {strict.max_rounds}")
         out[skill] = SkillDecision(skill, tasks, verdict, reason, decision.statistic)
     return out
