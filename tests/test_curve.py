@@ -529,6 +529,16 @@ def test_the_gate_per_skill_is_in_the_curves_record_and_table(tmp_path):
     assert row["skill_decisions"] == [{"skill": "x|y", "tasks": 0, "delta": None, "verdict": "['keep']",
                                        "reason": ""}]
     assert "| x/y | 0 |  | ['keep'] |  |" in markdown({**results, "cycles": [row]})
+    # gating.skill_max_rounds: the skills' own rounds are counted beside the whole ones; junk is no crash
+    gate["skill_round_scores"] = [{"t1": [0, 1], "t2": [0, 0]}]
+    (cycle / "gate.json").write_text(json.dumps(gate))
+    [row] = cycle_evidence(run_dir, engine)
+    assert row["skill_rounds"] == 1
+    assert "| 2 (+1 of the skills' own) / 24 |" in markdown({**results, "cycles": [row]})
+    gate["skill_round_scores"] = 7
+    (cycle / "gate.json").write_text(json.dumps(gate))
+    [row] = cycle_evidence(run_dir, engine)
+    assert "skill_rounds" not in row and "| 2 / 24 |" in markdown({**results, "cycles": [row]})
 
 
 def test_the_processor_is_named_in_the_record_and_the_table(tmp_path):

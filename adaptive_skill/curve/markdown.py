@@ -95,7 +95,8 @@ def markdown(results: dict) -> str:
         lines += ["", "| cycle | evolver | gate rounds / attempts | holdout mutated / baseline | paired vs baseline "
                       "[95% CI] | tasks better / worse / same | decision |", "|---:|---|---|---|---|---|---|"]
         for c in results["cycles"]:
-            gate = (f"{c['rounds']} / {c['rollouts']}" if c["gated"] else "not gated")
+            own = f" (+{c['skill_rounds']} of the skills' own)" if c.get("skill_rounds") else ""
+            gate = (f"{c['rounds']}{own} / {c['rollouts']}" if c["gated"] else "not gated")
             means = (f"{_pct(c['mutated_mean'])} / {_pct(c['baseline_mean'])}" if c["gated"] else "")
             moved = f"{c['tasks_better']} / {c['tasks_worse']} / {c['tasks_same']}" if c["gated"] else ""
             decision = ("accepted as " + c["tag"] if c.get("tag") else "rejected" if c["gated"] else "") + (

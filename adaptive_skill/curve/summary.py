@@ -170,6 +170,9 @@ def cycle_evidence(run_dir: Path, engine, *, seed: int = 0) -> list[dict]:
             "status": (evolve.get("details") or {}).get("status"), "skills": skills,
             "gated": gate.get("gated", False), "accepted": gate.get("accepted"), "reason": gate.get("reason"),
             "rounds": gate.get("rounds"), "rollouts": gate.get("rollouts"), "delta": gate.get("delta"),
+            # gating.skill_max_rounds: the skills' own rounds after the whole ones (their attempts are in rollouts)
+            **({"skill_rounds": len(gate["skill_round_scores"])}
+               if isinstance(gate.get("skill_round_scores"), list) and gate["skill_round_scores"] else {}),
             "mutated_mean": gate.get("mutated_mean"), "baseline_mean": gate.get("baseline_mean"),
             "tasks_better": better, "tasks_worse": worse, "tasks_same": same, "per_task": per_task,
             "vs_baseline": paired,
