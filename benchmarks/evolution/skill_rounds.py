@@ -78,8 +78,8 @@ def undecided_rounds(run_path: Path, cycle: int, cap: int, out: Path, quiet: boo
         for r in range(whole, g.skill_rounds):
             if all(d.verdict != "continue" for d in decided.values()):
                 break
-            ran, decided = skill_round(engine, f"cycle {cycle} skill round {r + 1}", r, rounds, placed, decided,
-                                       changed, (candidate, out / "gate-mutated"), (baseline, out / "gate-baseline"))
+            ran, decided, _ = skill_round(engine, f"cycle {cycle} skill round {r + 1}", r, rounds, placed, decided,
+                                          changed, (candidate, out / "gate-mutated"), (baseline, out / "gate-baseline"))
             attempts += ran
         kept = [s for s, d in decided.items() if d.verdict == "keep"]
         library = out / "workspace"
