@@ -70,6 +70,32 @@ def _skill(name: str, description: str) -> str:
             "## Verification\n- cat the file\nEOF")
 
 
+def _two_recipe_run(tmp_path: Path, suite: Path, agent: list, second: str, gating: dict, run_id: str):
+    """One cycle with scripted models: the candidate adds alpha-recipe and `second`-recipe, and the gate
+    (two rounds, per skill, with `gating` on top) judges them; the agent's rules say what each does."""
+    judge = [{"content": {"score": 5, "category": "alpha", "outcome": "Did something.", "failure_reason": None}}]
+    evolver = [
+        {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "two recipes"}}]},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": _skill(
+            "alpha-recipe", "Use for alpha service answer files.") + "\n" + _skill(
+            f"{second}-recipe", f"Use for {second} service answer files.")}}]},
+    ]
+    models = {}
+    for role, script in {"agent": agent, "judge": judge, "evolver": evolver}.items():
+        (tmp_path / f"{role}.yaml").write_text(yaml.safe_dump(script))
+        models[role] = {"model": f"scripted/{tmp_path / f'{role}.yaml'}"}
+    config = {"max_skills": 4, "batch_size": 2, "holdout_ratio": 0.5, "max_cycles": 1, "workers": 2, "seed": 1,
+              "skill_in_prompt_tokens": 300,
+              "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
+              "models": models, "limits": {"max_steps": 4}, "evolver": {"mode": "single"},
+              "explore": {"passes": 0, "reflect": False, "agree": False},
+              "gating": {"per_skill": True, "temperature": 0.3, "min_rounds": 2, "max_rounds": 2, **gating}}
+    (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(config))
+    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id=run_id, log=lambda line: None)
+    assert engine.run() == "max_cycles"
+    return engine
+
+
 @pytest.mark.docker
 def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_path, docker_client, base_image):
     """Two kinds of task, alpha and beta. The candidate adds a skill for each: with alpha-recipe in its
@@ -92,26 +118,7 @@ def test_the_gate_keeps_the_skill_that_helps_and_drops_the_one_that_hurts(tmp_pa
         {"when": "beta service", "tool_calls": [{"name": "bash", "arguments": {"command": "echo 42 > /app/answer.txt"}}]},
         {"tool_calls": [{"name": "bash", "arguments": {"command": "echo PLAIN"}}]},
     ]
-    judge = [{"content": {"score": 5, "category": "alpha", "outcome": "Did something.", "failure_reason": None}}]
-    evolver = [
-        {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "two recipes"}}]},
-        {"tool_calls": [{"name": "bash", "arguments": {"command": _skill(
-            "alpha-recipe", "Use for alpha service answer files.") + "\n" + _skill(
-            "beta-recipe", "Use for beta service answer files.")}}]},
-    ]
-    models = {}
-    for role, script in {"agent": agent, "judge": judge, "evolver": evolver}.items():
-        (tmp_path / f"{role}.yaml").write_text(yaml.safe_dump(script))
-        models[role] = {"model": f"scripted/{tmp_path / f'{role}.yaml'}"}
-    config = {"max_skills": 4, "batch_size": 2, "holdout_ratio": 0.5, "max_cycles": 1, "workers": 2, "seed": 1,
-              "skill_in_prompt_tokens": 300,
-              "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
-              "models": models, "limits": {"max_steps": 4}, "evolver": {"mode": "single"},
-              "explore": {"passes": 0, "reflect": False, "agree": False},
-              "gating": {"per_skill": True, "temperature": 0.3, "min_rounds": 2, "max_rounds": 2}}
-    (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(config))
-    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id="per-skill", log=lambda line: None)
-    assert engine.run() == "max_cycles"
+    engine = _two_recipe_run(tmp_path, suite, agent, "beta", {}, "per-skill")
     run = engine.run_dir.root
     gate = json.loads((run / "cycles" / "001" / "gate.json").read_text())
     decided = {d["skill"]: (d["verdict"], len(d["tasks"])) for d in gate["skills"]}
@@ -281,26 +288,7 @@ def _alpha_gamma_run(tmp_path: Path, gating: dict, run_id: str):
             {"name": "bash", "arguments": {"command": "echo 42 > /app/answer.txt"}}]},
         {"tool_calls": [{"name": "bash", "arguments": {"command": "echo PLAIN"}}]},
     ]
-    judge = [{"content": {"score": 5, "category": "alpha", "outcome": "Did something.", "failure_reason": None}}]
-    evolver = [
-        {"when": r"\[exit code", "tool_calls": [{"name": "submit", "arguments": {"answer": "two recipes"}}]},
-        {"tool_calls": [{"name": "bash", "arguments": {"command": _skill(
-            "alpha-recipe", "Use for alpha service answer files.") + "\n" + _skill(
-            "gamma-recipe", "Use for gamma service answer files.")}}]},
-    ]
-    models = {}
-    for role, script in {"agent": agent, "judge": judge, "evolver": evolver}.items():
-        (tmp_path / f"{role}.yaml").write_text(yaml.safe_dump(script))
-        models[role] = {"model": f"scripted/{tmp_path / f'{role}.yaml'}"}
-    config = {"max_skills": 4, "batch_size": 2, "holdout_ratio": 0.5, "max_cycles": 1, "workers": 2, "seed": 1,
-              "skill_in_prompt_tokens": 300,
-              "paths": {"workspace": str(REPO / "workspace"), "suite": str(suite), "runs_dir": str(tmp_path / "runs")},
-              "models": models, "limits": {"max_steps": 4}, "evolver": {"mode": "single"},
-              "explore": {"passes": 0, "reflect": False, "agree": False},
-              "gating": {"per_skill": True, "temperature": 0.3, "min_rounds": 2, "max_rounds": 2, **gating}}
-    (tmp_path / "cycle.yaml").write_text(yaml.safe_dump(config))
-    engine = AdaptiveSkillEngine.start(load_config(tmp_path / "cycle.yaml"), run_id=run_id, log=lambda line: None)
-    assert engine.run() == "max_cycles"
+    engine = _two_recipe_run(tmp_path, suite, agent, "gamma", gating, run_id)
     return engine, engine.run_dir.root, gamma
 
 
