@@ -50,7 +50,7 @@ def test_the_shipped_evolved_workspace_checks_exports_and_names_its_origin(tmp_p
     from adaptive_skill.workspace import Workspace
 
     names = sorted(s.name for s in Workspace(evolved).require().skills())
-    assert len(names) <= EvolveConfig().max_skills and "mixed-worked-commands" in names
+    assert len(names) <= EvolveConfig().max_skills and "sqlite-update-rows-worked-commands" in names
     export = subprocess.run([sys.executable, "-m", "adaptive_skill", "skills", "export", "-w", str(evolved),
                              str(tmp_path / "out")], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert export.returncode == 0, export.stderr
@@ -58,11 +58,11 @@ def test_the_shipped_evolved_workspace_checks_exports_and_names_its_origin(tmp_p
     assert all((tmp_path / "out" / n / "SKILL.md").read_text() == (evolved / "skills" / n / "SKILL.md").read_text()
                for n in names)
     origin = (evolved / "ORIGIN.md").read_text()
-    assert "`evo-1` of run 27" in origin and "accepted at LLR +10.80" in origin and "label-free" in origin
-    # the workspace is the tag itself: the hash the gate's round cache named for run 27's evo-1
+    assert "`evo-1` of the family curve" in origin and "LLR +9.90" in origin and "label-free" in origin
+    # the workspace is the tag itself: the hash the gate's round cache named for the family curve's evo-1
     from adaptive_skill.evolve.rules import workspace_hash
 
-    assert workspace_hash(evolved).startswith("87f7056a97bcc11f")
+    assert workspace_hash(evolved).startswith("c668a2b86478dcc4")
 
 
 def test_unknown_embedded_model_is_one_line_exit_2(tmp_path):
@@ -444,6 +444,35 @@ def test_a_kept_records_tag_is_rebuilt_to_the_byte_and_a_tampered_one_refused(tm
     with pytest.raises(UserError, match="symlinks are not allowed"):
         rebuild(records / "curve-26", "evo-1", tmp_path / "d", seed=seed)
     assert not (tmp_path / "d").exists()
+
+
+def test_a_tag_gated_per_skill_is_rebuilt_with_the_skills_it_kept_alone(tmp_path):
+    """tag_workspace.py on the family curve's record: its gate per skill kept 1 of the candidate's 16
+    skills, and evo-1 is rebuilt as the seed plus that skill, to the gate's hash; a record claiming a
+    dropped skill was kept no longer matches, and dropped skills that are not a list of names are
+    refused: one line, exit 2, no directory."""
+    import shutil
+
+    from tag_workspace import main, rebuild
+
+    record = BENCH / "results" / "curve-families"
+    out = tmp_path / "evo-1"
+    assert rebuild(record, "evo-1", out).startswith("c668a2b86478dcc4")
+    assert sorted(p.name for p in (out / "skills").iterdir()) == ["check-your-work", "sqlite-update-rows-worked-commands"]
+    results = json.loads((record / "results.json").read_text())
+    assert len(results["cycles"][0]["skills"]) == 16
+    copy = tmp_path / "tampered"
+    shutil.copytree(record, copy)
+    results["cycles"][0]["skills_dropped"].remove("csv-sum-column-worked-commands")
+    (copy / "results.json").write_text(json.dumps(results))
+    assert main([str(copy), "--tag", "evo-1", "--out", str(tmp_path / "a")]) == 2
+    assert not (tmp_path / "a").exists()
+    results["cycles"][0]["skills_dropped"] = "count-lines-worked-commands"
+    (copy / "results.json").write_text(json.dumps(results))
+    done = subprocess.run([sys.executable, str(BENCH / "tag_workspace.py"), str(copy), "--tag", "evo-1", "--out",
+                           str(tmp_path / "b")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "not a list of names" in done.stderr
+    assert not (tmp_path / "b").exists()
 
 
 def test_the_show_probe_reads_a_run_and_compares_the_judge_with_the_baselines(tmp_path):

@@ -93,10 +93,13 @@ def row(folder: Path) -> str:
     labels = "yes" if s.get("labels") else "no"
     decisions = []
     for c in results.get("cycles") or []:
-        llr = re.match(r"LLR ([+-][\d.]+)", c.get("reason") or "")
+        llr = re.search(r"LLR ([+-][\d.]+)", c.get("reason") or "")  # a gate per skill: the whole's
         verdict = "accepted" if c.get("accepted") else "rejected"
         name = c.get("tag") or f"cycle {c['cycle']}"
-        decisions.append(f"{name} {verdict}" + (f" (LLR {llr.group(1)})" if llr else ""))
+        skills = len(c.get("skills_kept") or []) + len(c.get("skills_dropped") or [])
+        per_skill = f"per skill, {len(c.get('skills_kept') or [])} of {skills} skills kept; " if skills else ""
+        whole = "the whole candidate's " if per_skill else ""
+        decisions.append(f"{name} {verdict}" + (f" ({per_skill}{whole}LLR {llr.group(1)})" if llr else ""))
     tags = results["curve"][1:] + (results.get("workspaces") or [])  # accepted tags, other workspaces
     # before curve.first_round (2026-12-02) results.json had no `rounds`: a tag's repeats were its gate's
     rounds = "n/a" if not tags else "fresh seeds" if (results.get("rounds") or {}).get("fresh") else "the gate's"

@@ -7,7 +7,8 @@ every SKILL.md each cycle's evolver wrote, and its state.json the hash of each e
 (the round cache's folder, runs/evolve/baselines/<hash>/). The seed workspace is the repository's
 `workspace/`; the tag is that plus the skills of every accepted cycle up to it, in order. The result
 is checked against the record: its workspace_hash (evolve/rules.py, the gate's own key) must equal
-the tag's, and the seed's must equal the record's seed, or nothing is kept (exit 2, one line). Only records of
+the tag's, and the seed's must equal the record's seed, or nothing is kept (exit 2, one line). A cycle gated per
+skill (`gating.per_skill`) gives the skills it kept: those it dropped are left out. Only records of
 the distilling evolver can be rebuilt: it never deletes a file, which a record would not show.
 The check catches a record whose parts disagree (a skill's text changed, a file added); someone who
 edits both files consistently can pass it, and what is written stays under skills/ of DIR either way.
@@ -91,7 +92,12 @@ def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
             if not isinstance(skills, dict):
                 raise RebuildError(f"{record}: cycle {cycle.get('cycle')}: its skills are not a mapping of "
                                    "path to text")
+            dropped = cycle.get("skills_dropped") or []  # a gate per skill: these were taken out again
+            if not isinstance(dropped, list) or not all(isinstance(name, str) for name in dropped):
+                raise RebuildError(f"{record}: cycle {cycle.get('cycle')}: its dropped skills are not a list of names")
             for path, text in skills.items():
+                if isinstance(path, str) and path.split("/")[1:2] and path.split("/")[1] in dropped:
+                    continue  # created: never written; modified: the earlier text stays, as the gate put it back
                 if not isinstance(path, str) or not isinstance(text, str):
                     raise RebuildError(f"{record}: cycle {cycle.get('cycle')}: a skill's path or text is not text")
                 target = (work / path).resolve()
