@@ -96,7 +96,7 @@ def rebuild(record: Path, tag: str, out: Path, seed: Path = SEED) -> str:
             if not isinstance(dropped, list) or not all(isinstance(name, str) for name in dropped):
                 raise RebuildError(f"{record}: cycle {cycle.get('cycle')}: its dropped skills are not a list of names")
             for path, text in skills.items():
-                if isinstance(path, str) and path.split("/")[1:2] and path.split("/")[1] in dropped:
+                if isinstance(path, str) and path.count("/") and path.split("/")[1] in dropped:
                     continue  # created: never written; modified: the earlier text stays, as the gate put it back
                 if not isinstance(path, str) or not isinstance(text, str):
                     raise RebuildError(f"{record}: cycle {cycle.get('cycle')}: a skill's path or text is not text")
